@@ -1,0 +1,138 @@
+// ExKokkos: the one place that absorbs the differences between Kokkos 3.4.01 and 4.x / 5.x.
+//
+// Everything else in ExKokkos calls ExKokkos::Impl::compat::* and never tests KOKKOS_VERSION
+// itself. The differences handled here (see DESIGN.md, "Kokkos versions"):
+//  - fabs/isnan/isinf/isfinite/fmin/fmax/sqrt live in Kokkos::Experimental before 3.7, in Kokkos
+//  after;
+//  - Kokkos::fma exists only from 4.0;
+//  - Kokkos::bit_cast exists only from 4.1;
+//  - Kokkos::atomic_fetch_add in 3.4 deduces its value type from both arguments, so the helpers
+//    below take exactly typed arguments.
+#ifndef EXKOKKOS_COMPAT_HPP
+#define EXKOKKOS_COMPAT_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__FAST_MATH__) || defined(__USE_FAST_MATH__)
+// Fast-math lets the compiler reassociate and drop the rounding errors that the error-free
+// transformations compute: every result of ExKokkos would silently be wrong.
+#error "ExKokkos requires IEEE arithmetic: compile without -ffast-math / --use_fast_math"
+#endif
+
+#if !defined(KOKKOS_VERSION)
+#error "ExKokkos needs KOKKOS_VERSION (Kokkos 3.4.01 or newer)"
+#endif
+
+// Loops over independent lanes (ExpansionLanes) carry `omp simd`: GCC's own vectorizer gives up on
+// the TwoSum cascades, the pragma makes them vector code. Empty in device passes and without
+// OpenMP (-fopenmp or -fopenmp-simd), where the loops stay correct scalar code.
+#define EXKOKKOS_PRAGMA(x) _Pragma(#x)
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define EXKOKKOS_SIMD EXKOKKOS_PRAGMA(omp simd)
+#define EXKOKKOS_SIMD_REDUCE_OR(var) EXKOKKOS_PRAGMA(omp simd reduction(| : var))
+#else
+#define EXKOKKOS_SIMD
+#define EXKOKKOS_SIMD_REDUCE_OR(var)
+#endif
+
+namespace ExKokkos {
+namespace Impl {
+namespace compat {
+
+// Kokkos::Experimental math before 3.7, Kokkos math from 3.7 on.
+#if KOKKOS_VERSION >= 30700
+namespace kmath = ::Kokkos;
+#else
+namespace kmath = ::Kokkos::Experimental;
+#endif
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T fabs(T x) {
+  return kmath::fabs(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T sqrt(T x) {
+  return kmath::sqrt(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION bool isnan(T x) {
+  return kmath::isnan(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION bool isinf(T x) {
+  return kmath::isinf(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION bool isfinite(T x) {
+  return kmath::isfinite(x);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T fmin(T a, T b) {
+  return kmath::fmin(a, b);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION T fmax(T a, T b) {
+  return kmath::fmax(a, b);
+}
+
+// A fused multiply-add with a single rounding. TwoProd depends on this being a real fma: the
+// C library's fma is correctly rounded on every platform ExKokkos supports, and CUDA/HIP declare
+// ::fma for host and device.
+KOKKOS_INLINE_FUNCTION double fma(double a, double b, double c) {
+#if KOKKOS_VERSION >= 40000
+  return ::Kokkos::fma(a, b, c);
+#else
+  return ::fma(a, b, c);
+#endif
+}
+KOKKOS_INLINE_FUNCTION float fma(float a, float b, float c) {
+#if KOKKOS_VERSION >= 40000
+  return ::Kokkos::fma(a, b, c);
+#else
+  return ::fmaf(a, b, c);
+#endif
+}
+
+// Reinterpret the bits of a trivially copyable value. memcpy is the portable pre-C++20 way and
+// compiles to a register move on host and device.
+template <class To, class From>
+KOKKOS_INLINE_FUNCTION To bit_cast(const From& from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast needs equal sizes");
+#if KOKKOS_VERSION >= 40100
+  return ::Kokkos::bit_cast<To>(from);
+#else
+  To to;
+  memcpy(&to, &from, sizeof(To));
+  return to;
+#endif
+}
+
+// Atomic add of an exactly typed 64-bit unsigned value (3.4 deduces the type from both arguments;
+// unsigned 64-bit is also the only 64-bit type with a native atomicAdd on CUDA).
+KOKKOS_INLINE_FUNCTION void atomic_add(std::uint64_t* dest, std::uint64_t value) {
+  ::Kokkos::atomic_add(dest, value);
+}
+KOKKOS_INLINE_FUNCTION void atomic_or(std::uint32_t* dest, std::uint32_t value) {
+  ::Kokkos::atomic_fetch_or(dest, value);
+}
+KOKKOS_INLINE_FUNCTION std::uint32_t atomic_fetch_add(std::uint32_t* dest, std::uint32_t value) {
+  return ::Kokkos::atomic_fetch_add(dest, value);
+}
+
+// concurrency() is static before 4.0 and a member from 4.0; calling it on an instance works in
+// both.
+template <class ExecSpace>
+int concurrency(const ExecSpace& space) {
+  return static_cast<int>(space.concurrency());
+}
+
+}  // namespace compat
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_COMPAT_HPP

@@ -1,0 +1,138 @@
+// ExKokkos::ExpansionLanes<N, W>: W independent floating-point expansions of N doubles, advanced W
+// terms at a time, for CPU threads. One expansion per thread leaves a core waiting on the latency
+// of each TwoSum; W independent ones (the lanes) fill the pipeline and map onto SIMD registers,
+// since every lane runs the same branch-free cascade (ExBLAS section 5: several accumulations per
+// thread hide latency). The exactness argument is that of Expansion<N> (ExKokkos_Expansion.hpp),
+// lane by lane: every TwoSum is exact, leftovers go to the sink, heads are flushed before they can
+// overflow.
+//
+// A block whose terms are not all safe for an expansion (|x| >= 2^1000, NaN, inf; for products a
+// TwoProd that may be inexact) is refused as a whole and nothing is added: the caller then adds
+// those W terms one by one through a scalar Expansion, whose checks route each term exactly.
+#ifndef EXKOKKOS_EXPANSIONLANES_HPP
+#define EXKOKKOS_EXPANSIONLANES_HPP
+
+#include "ExKokkos_Expansion.hpp"
+
+namespace ExKokkos {
+
+template <int N, int W>
+class ExpansionLanes {
+  static_assert(N >= 2 && N <= 8, "ExpansionLanes<N, W> needs 2 <= N <= 8");
+  static_assert(W >= 1 && W <= 64, "ExpansionLanes<N, W> needs 1 <= W <= 64");
+
+ public:
+  static constexpr int size = N;
+  static constexpr int lanes = W;
+  static constexpr int tail_start = Expansion<N>::tail_start;
+
+  KOKKOS_INLINE_FUNCTION ExpansionLanes() { clear(); }
+
+  KOKKOS_INLINE_FUNCTION void clear() {
+    for (int j = 0; j < W; ++j) slot_[0][j] = -0.0;  // -0: see Expansion, "Sign of zero"
+    for (int i = 1; i < N; ++i)
+      for (int j = 0; j < W; ++j) slot_[i][j] = 0.0;
+  }
+
+  // Adds v[j] to lane j for all j, or returns false without adding anything.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION bool add(const double (&v)[W], Sink& sink) {
+    // Integer flags rather than bools and branches, so that the loops vectorize.
+    int unsafe = 0;
+    EXKOKKOS_SIMD_REDUCE_OR(unsafe)
+    for (int j = 0; j < W; ++j)
+      unsafe |= static_cast<int>(!(Impl::compat::fabs(v[j]) < Impl::EftLimits<double>::big));
+    if (unsafe) return false;
+    double x[W];
+    EXKOKKOS_SIMD
+    for (int j = 0; j < W; ++j) x[j] = v[j];
+    cascade<0>(x, sink);
+    guard_heads(sink);
+    return true;
+  }
+
+  // Adds the exact products a[j] * b[j] to lane j for all j, or returns false without adding.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION bool add_products(const double (&a)[W], const double (&b)[W], Sink& sink) {
+    double p[W], e[W];
+    int unsafe = 0;
+    EXKOKKOS_SIMD_REDUCE_OR(unsafe)
+    for (int j = 0; j < W; ++j) {
+      const double pj = Impl::mul_rn(a[j], b[j]);
+      e[j] = Impl::compat::fma(a[j], b[j], -pj);  // TwoProd, exact when the check below passes
+      p[j] = pj;
+      const double ap = Impl::compat::fabs(pj);
+      unsafe |= static_cast<int>(
+          !(ap >= Impl::EftLimits<double>::small_product && ap < Impl::EftLimits<double>::big));
+    }
+    if (unsafe) return false;
+    cascade<0>(p, sink);
+    cascade<tail_start>(e, sink);
+    guard_heads(sink);
+    return true;
+  }
+
+  // Hands every slot of every lane to the sink and clears the lanes.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void flush(Sink& sink) {
+    for (int j = 0; j < W; ++j) flush_lane(j, sink);
+  }
+
+ private:
+  template <int First, class Sink>
+  KOKKOS_INLINE_FUNCTION void cascade(double (&x)[W], Sink& sink) {
+    // TwoSum written out on local copies: no possible aliasing between the slots and x, so the
+    // compiler keeps everything in vector registers.
+    for (int i = First; i < N; ++i) {
+      double slot[W], err[W];
+      EXKOKKOS_SIMD
+      for (int j = 0; j < W; ++j) {
+        const double a = slot_[i][j], b = x[j];
+        const double s = a + b;
+        const double bb = s - a;
+        err[j] = (a - (s - bb)) + (b - bb);
+        slot[j] = s;
+      }
+      EXKOKKOS_SIMD
+      for (int j = 0; j < W; ++j) {
+        slot_[i][j] = slot[j];
+        x[j] = err[j];
+      }
+    }
+    int leftover = 0;
+    EXKOKKOS_SIMD_REDUCE_OR(leftover)
+    for (int j = 0; j < W; ++j) leftover |= static_cast<int>(x[j] != 0.0);
+    if (leftover) {
+      for (int j = 0; j < W; ++j)
+        if (x[j] != 0.0) sink.add(x[j]);
+    }
+  }
+
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void guard_heads(Sink& sink) {
+    int big = 0;
+    EXKOKKOS_SIMD_REDUCE_OR(big)
+    for (int j = 0; j < W; ++j)
+      big |= static_cast<int>(!(Impl::compat::fabs(slot_[0][j]) < Impl::EftLimits<double>::big));
+    if (big) {
+      for (int j = 0; j < W; ++j)
+        if (!(Impl::compat::fabs(slot_[0][j]) < Impl::EftLimits<double>::big)) flush_lane(j, sink);
+    }
+  }
+
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void flush_lane(int j, Sink& sink) {
+    sink.add(slot_[0][j]);  // even a zero: its sign matters
+    slot_[0][j] = -0.0;
+    for (int i = 1; i < N; ++i) {
+      if (slot_[i][j] != 0.0) sink.add(slot_[i][j]);
+      slot_[i][j] = 0.0;
+    }
+  }
+
+  double slot_[N][W];
+};
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_EXPANSIONLANES_HPP

@@ -1,0 +1,128 @@
+// The second level of the multi-level algorithm: long accumulators shared by the threads of a
+// team, in team scratch memory, updated with 64-bit atomic additions (no locks, no carries: the
+// headroom of the digits absorbs concurrent deposits, see impl/ExKokkos_AccumulatorDigits.hpp).
+//
+// A team holds `copies` accumulators, interleaved digit by digit (digit i of copy c at
+// i * copies + c) so that threads depositing into different copies touch different banks and
+// contend less (ExBLAS, section 4). A thread deposits into copy team_rank % copies; which copy a
+// term lands in changes nothing in the exact sum.
+//
+// Headroom contract: between clear() and reduce(), at most AccumulatorFormat::deposit_capacity
+// deposits (add or add_product calls that reach the digits) may go into one TeamAccumulator, all
+// copies together. The kernels that use it bound the terms per team on the host.
+#ifndef EXKOKKOS_TEAMACCUMULATOR_HPP
+#define EXKOKKOS_TEAMACCUMULATOR_HPP
+
+#include "impl/ExKokkos_AccumulatorDigits.hpp"
+
+#include <cstddef>
+
+namespace ExKokkos {
+namespace Impl {
+
+// Adds chunks to one interleaved copy with atomics.
+struct AtomicDigitAdder {
+  std::uint64_t* digits;  // digit 0 of the copy
+  int stride;             // the number of copies
+  KOKKOS_INLINE_FUNCTION void operator()(int i, std::uint64_t chunk) const {
+    compat::atomic_add(digits + static_cast<std::ptrdiff_t>(i) * stride, chunk);
+  }
+};
+
+class TeamAccumulator {
+ public:
+  static constexpr int num_digits = AccumulatorFormat::num_digits;
+
+  // Team scratch bytes (level 0) that a TeamAccumulator with `copies` copies takes.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_size(int copies) {
+    return align(sizeof(std::uint64_t) * num_digits * static_cast<std::size_t>(copies)) +
+           align(sizeof(std::uint32_t));
+  }
+
+  // Takes its memory from the team's level-0 scratch. Every thread of the team must construct it
+  // with the same `copies`, in the same order relative to other scratch allocations.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION TeamAccumulator(const Member& team, int copies) : copies_(copies) {
+    digits_ = static_cast<std::uint64_t*>(team.team_scratch(0).get_shmem(
+        align(sizeof(std::uint64_t) * num_digits * static_cast<std::size_t>(copies))));
+    flags_ =
+        static_cast<std::uint32_t*>(team.team_scratch(0).get_shmem(align(sizeof(std::uint32_t))));
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void clear(const Member& team) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_digits * copies_),
+                         [&](const int i) { digits_[i] = 0; });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { *flags_ = 0; });
+    team.team_barrier();
+  }
+
+  // A handle through which one thread deposits into one copy; it is the Sink of an Expansion.
+  // It collects the thread's flags and publishes them with one atomic in publish(), which every
+  // thread must call after its last deposit (before the barrier that precedes reduce()).
+  class Sink {
+   public:
+    KOKKOS_INLINE_FUNCTION Sink(std::uint64_t* copy_digits, int stride, std::uint32_t* flags)
+        : adder_{copy_digits, stride}, team_flags_(flags), flags_(0) {}
+
+    KOKKOS_INLINE_FUNCTION void add(double x) {
+      const FloatClass c = classify(x);
+      flags_ |= term_flags(c, sign_bit(x));
+      if (c == FloatClass::finite) deposit_double(adder_, x);
+    }
+
+    KOKKOS_INLINE_FUNCTION void add_product(double a, double b) {
+      bool deposit = false;
+      flags_ |= product_flags(a, b, deposit);
+      if (deposit) deposit_product(adder_, a, b);
+    }
+
+    KOKKOS_INLINE_FUNCTION void publish() {
+      if (flags_ != 0) compat::atomic_or(team_flags_, flags_);
+      flags_ = 0;
+    }
+
+   private:
+    AtomicDigitAdder adder_;
+    std::uint32_t* team_flags_;
+    std::uint32_t flags_;
+  };
+
+  KOKKOS_INLINE_FUNCTION Sink sink(int copy) const { return Sink(digits_ + copy, copies_, flags_); }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION Sink sink_for(const Member& team) const {
+    return sink(team.team_rank() % copies_);
+  }
+
+  // After all deposits (the caller puts a team_barrier between the last deposit and this call):
+  // sums the copies digit by digit into out[0 .. num_digits), normalizes it, and returns the
+  // flags through flags_out. Ends with a team_barrier; out is then valid for every thread.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void reduce(const Member& team, std::uint64_t* out,
+                                     std::uint32_t& flags_out) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_digits), [&](const int i) {
+      std::uint64_t sum = 0;  // wraps like the digits; the true signed sum fits (headroom contract)
+      for (int c = 0; c < copies_; ++c) sum += digits_[i * copies_ + c];
+      out[i] = sum;
+    });
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { normalize_digits(out, num_digits); });
+    team.team_barrier();
+    flags_out = *flags_;
+  }
+
+  KOKKOS_INLINE_FUNCTION int copies() const { return copies_; }
+
+ private:
+  KOKKOS_INLINE_FUNCTION static std::size_t align(std::size_t bytes) { return (bytes + 7) / 8 * 8; }
+
+  std::uint64_t* digits_;
+  std::uint32_t* flags_;
+  int copies_;
+};
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_TEAMACCUMULATOR_HPP
