@@ -1,0 +1,115 @@
+// The compiled error-free transformations are exact: a + b == s + e and a * b == p + e, checked
+// with the MPFR oracle on random inputs over the whole range where each one promises exactness.
+// This file is compiled twice (see CMakeLists.txt): once with the library's strict flags and once
+// with contraction forced on (-ffp-contract=fast, and FMA instructions where the CPU has them), to
+// prove that no flag a user might build with can break them.
+#include <ExKokkos_ErrorFreeTransforms.hpp>
+
+#include <ExKokkosTest_Oracle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace {
+
+using ExKokkosTest::ExactSum;
+
+// A random finite double with a random sign and an exponent in [emin, emax].
+double random_double(std::mt19937_64& rng, int emin, int emax) {
+  std::uniform_int_distribution<int> exponent(emin, emax);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  const double x = std::ldexp(mantissa(rng), exponent(rng));
+  return (rng() & 1) ? -x : x;
+}
+
+// True when x1 + x2 - y1 - y2 is exactly zero.
+bool exact_identity(double x1, double x2, double y1, double y2) {
+  ExactSum s;
+  s.add(x1);
+  s.add(x2);
+  s.add(-y1);
+  s.add(-y2);
+  return s.sign() == 0;
+}
+
+TEST(ErrorFreeTransforms, TwoSumIsExact) {
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 200000; ++i) {
+    // Operands close in magnitude (heavy cancellation) and far apart, subnormals included.
+    const int base = std::uniform_int_distribution<int>(-1074, 1021)(rng);
+    const int spread = std::uniform_int_distribution<int>(0, 120)(rng);
+    const double a = random_double(rng, base, base);
+    const double b = random_double(rng, std::max(base - spread, -1074), base);
+    double s, e;
+    ExKokkos::two_sum(a, b, s, e);
+    ASSERT_TRUE(exact_identity(a, b, s, e))
+        << ExKokkosTest::describe(a) << " + " << ExKokkosTest::describe(b);
+    ASSERT_EQ(s, a + b);  // s is the rounded sum
+  }
+}
+
+TEST(ErrorFreeTransforms, FastTwoSumIsExactWhenOrdered) {
+  std::mt19937_64 rng(2);
+  for (int i = 0; i < 200000; ++i) {
+    double a = random_double(rng, -1000, 1000);
+    double b = random_double(rng, -1074, 1000);
+    if (std::fabs(a) < std::fabs(b)) std::swap(a, b);
+    double s, e;
+    ExKokkos::fast_two_sum(a, b, s, e);
+    ASSERT_TRUE(exact_identity(a, b, s, e));
+  }
+}
+
+TEST(ErrorFreeTransforms, TwoProdIsExactInItsRange) {
+  std::mt19937_64 rng(3);
+  int exact_range = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double a = random_double(rng, -600, 600);
+    const double b = random_double(rng, -600, 600);
+    double p, e;
+    ExKokkos::two_prod(a, b, p, e);
+    ASSERT_EQ(p, a * b);
+    if (!ExKokkos::Impl::two_prod_is_exact(p)) continue;
+    ++exact_range;
+    ExactSum s;
+    s.add_product(a, b);
+    s.add(-p);
+    s.add(-e);
+    ASSERT_EQ(s.sign(), 0) << ExKokkosTest::describe(a) << " * " << ExKokkosTest::describe(b);
+  }
+  EXPECT_GT(exact_range, 100000);
+}
+
+// At the edges of two_prod_is_exact: products just above 2^-969 are still exact, the rounding
+// error of products below it may not be representable (those go to the integer path).
+TEST(ErrorFreeTransforms, TwoProdThresholdIsSafe) {
+  std::mt19937_64 rng(4);
+  for (int i = 0; i < 100000; ++i) {
+    const double a = random_double(rng, -600, -400);
+    const double b = std::ldexp(random_double(rng, 0, 0), -969 - std::ilogb(a) + (int)(rng() % 3));
+    double p, e;
+    ExKokkos::two_prod(a, b, p, e);
+    if (!ExKokkos::Impl::two_prod_is_exact(p)) continue;
+    ExactSum s;
+    s.add_product(a, b);
+    s.add(-p);
+    s.add(-e);
+    ASSERT_EQ(s.sign(), 0) << ExKokkosTest::describe(a) << " * " << ExKokkosTest::describe(b);
+  }
+}
+
+// The contraction probe: if the compiler fused x * y + z here, the result would differ. It guards
+// the build flags of ExKokkos' own targets (compiled with EXKOKKOS_EXPECT_NO_CONTRACTION).
+#if defined(EXKOKKOS_EXPECT_NO_CONTRACTION)
+TEST(ErrorFreeTransforms, OwnTargetsAreBuiltWithoutContraction) {
+  volatile double vx = 1.0 + 0x1p-30, vy = 1.0 - 0x1p-30, vz = -1.0;
+  const double x = vx, y = vy, z = vz;
+  const double unfused = x * y + z;  // x*y = 1 - 2^-60 rounds to 1, so this is 0 unless fused
+  EXPECT_EQ(unfused, 0.0) << "the compiler contracted x * y + z into an fma: the build flags of "
+                             "ExKokkos' own targets must include -ffp-contract=off";
+}
+#endif
+
+}  // namespace
