@@ -1,0 +1,87 @@
+// ExKokkos::exdot: the correctly rounded dot product, bitwise reproducible everywhere (ExDOT).
+//
+//   double d = ExKokkos::exdot(space, x, y);    // returns after the kernel finishes
+//   ExKokkos::exdot(space, r, x, y);             // r: rank-0 view, filled asynchronously
+//   double d = ExKokkos::exdot(x, y);            // x's default execution space
+//
+// Every product x(i) * y(i) enters the sum exactly (TwoProd, or the accumulator's integer product
+// where TwoProd would over- or underflow), so the result is the exact dot product rounded once.
+// Mismatched extents throw std::invalid_argument; empty vectors give +0.
+#ifndef EXKOKKOS_DOT_HPP
+#define EXKOKKOS_DOT_HPP
+
+#include "impl/ExKokkos_ReductionRoutine_impl.hpp"
+
+namespace ExKokkos {
+namespace Impl {
+
+template <class XView, class YView>
+struct DotTerms {
+  static constexpr bool is_product = true;
+  XView x;
+  YView y;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& a, double& b) const {
+    a = x(i);
+    b = y(i);
+  }
+};
+
+// Two floats multiply exactly in double (48 significant bits, far inside the range): each product
+// is one exact double term.
+template <class XView, class YView>
+struct FloatDotTerms {
+  static constexpr bool is_product = false;
+  XView x;
+  YView y;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
+    return static_cast<double>(x(i)) * static_cast<double>(y(i));
+  }
+};
+
+template <class XView, class YView>
+using dot_terms_t =
+    typename std::conditional<std::is_same<typename XView::non_const_value_type, float>::value,
+                              FloatDotTerms<XView, YView>, DotTerms<XView, YView>>::type;
+
+}  // namespace Impl
+
+template <class ExecSpace, class RView, class XView, class YView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>() &&
+                                      Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+void exdot(const ExecSpace& space, const RView& r, const XView& x, const YView& y,
+           const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exdot: x must hold double or float");
+  static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
+                "ExKokkos::exdot: x and y must hold the same value type");
+  Impl::check_same_extent("ExKokkos::exdot", x, y);
+  Impl::reduce_into<T>(space, r, Impl::dot_terms_t<XView, YView>{x, y}, x.extent(0), 2, options,
+                       "ExKokkos::exdot");
+}
+
+template <class ExecSpace, class XView, class YView,
+          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+typename XView::non_const_value_type exdot(const ExecSpace& space, const XView& x, const YView& y,
+                                           const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exdot: x must hold double or float");
+  static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
+                "ExKokkos::exdot: x and y must hold the same value type");
+  Impl::check_same_extent("ExKokkos::exdot", x, y);
+  return Impl::reduce_to_scalar<T>(space, Impl::dot_terms_t<XView, YView>{x, y}, x.extent(0), 2,
+                                   options, "ExKokkos::exdot");
+}
+
+template <class XView, class YView,
+          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+typename XView::non_const_value_type exdot(const XView& x, const YView& y,
+                                           const Options& options = {}) {
+  return exdot(typename XView::execution_space(), x, y, options);
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_DOT_HPP

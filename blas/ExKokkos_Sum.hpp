@@ -1,0 +1,57 @@
+// ExKokkos::exsum: the correctly rounded sum of a vector, bitwise reproducible everywhere.
+//
+//   double s = ExKokkos::exsum(space, x);       // returns after the kernel finishes
+//   ExKokkos::exsum(space, r, x);                // r: rank-0 view, filled asynchronously
+//   double s = ExKokkos::exsum(x);               // x's default execution space
+//
+// x: rank-1 view of double or float, any layout (strided subviews too). The result is the exact
+// sum rounded once to x's value type (to nearest, ties to even); NaN/Inf follow IEEE addition;
+// an empty x sums to +0.
+#ifndef EXKOKKOS_SUM_HPP
+#define EXKOKKOS_SUM_HPP
+
+#include "impl/ExKokkos_ReductionRoutine_impl.hpp"
+
+namespace ExKokkos {
+namespace Impl {
+
+template <class XView>
+struct SumTerms {
+  static constexpr bool is_product = false;
+  XView x;
+  // A float converts to double exactly.
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
+    return static_cast<double>(x(i));
+  }
+};
+
+}  // namespace Impl
+
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
+void exsum(const ExecSpace& space, const RView& r, const XView& x, const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: x must hold double or float");
+  Impl::reduce_into<T>(space, r, Impl::SumTerms<XView>{x}, x.extent(0), 1, options,
+                       "ExKokkos::exsum");
+}
+
+template <class ExecSpace, class XView,
+          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+typename XView::non_const_value_type exsum(const ExecSpace& space, const XView& x,
+                                           const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: x must hold double or float");
+  return Impl::reduce_to_scalar<T>(space, Impl::SumTerms<XView>{x}, x.extent(0), 1, options,
+                                   "ExKokkos::exsum");
+}
+
+template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+typename XView::non_const_value_type exsum(const XView& x, const Options& options = {}) {
+  return exsum(typename XView::execution_space(), x, options);
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_SUM_HPP

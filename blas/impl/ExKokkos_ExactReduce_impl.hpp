@@ -1,0 +1,189 @@
+// The multi-level exact reduction behind exsum, exasum, exdot and exnrm2 (ExBLAS, Alg. 5/6):
+//   level 1: each thread adds its terms into a floating-point expansion in registers;
+//   level 2: expansions spill into long accumulators shared by the team (scratch memory, atomics);
+//   level 3: the last team to finish merges all teams' accumulators and rounds, in the same launch.
+// One kernel launch, no host round trip; the result lands in a rank-0 view.
+//
+// Terms say what element i adds. A sum-like Terms has `static constexpr bool is_product = false`
+// and `double operator()(i)`; a product-like one has is_product = true and
+// `void operator()(i, double& a, double& b)` for the exact product a * b. A Finisher receives the
+// merged, normalized accumulator on one thread of the last team and stores the rounded result.
+//
+// Host backends give each thread a contiguous range, walked W elements at a time through
+// ExpansionLanes (vectorized, latency hidden). Device backends stride the team's range over its
+// threads (coalesced loads), one Expansion per thread. Both are exact, so both give the same bits.
+#ifndef EXKOKKOS_EXACTREDUCE_IMPL_HPP
+#define EXKOKKOS_EXACTREDUCE_IMPL_HPP
+
+#include "ExKokkos_Tuning_impl.hpp"
+
+#include <ExKokkos_Expansion.hpp>
+#include <ExKokkos_ExpansionLanes.hpp>
+#include <ExKokkos_LeagueAccumulator.hpp>
+#include <ExKokkos_TeamAccumulator.hpp>
+#include <impl/ExKokkos_AccumulatorRounding.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ExKokkos {
+namespace Impl {
+
+// Adds element i through a scalar expansion.
+template <class Terms, class Exp, class Sink>
+KOKKOS_INLINE_FUNCTION void add_term(const Terms& terms, std::int64_t i, Exp& e, Sink& sink,
+                                     std::false_type /*is_product*/) {
+  e.add(terms(i), sink);
+}
+template <class Terms, class Exp, class Sink>
+KOKKOS_INLINE_FUNCTION void add_term(const Terms& terms, std::int64_t i, Exp& e, Sink& sink,
+                                     std::true_type /*is_product*/) {
+  double a, b;
+  terms(i, a, b);
+  e.add_product(a, b, sink);
+}
+
+// Adds elements [i, i + W) to the lanes; false if the block was refused (see ExpansionLanes).
+template <class Terms, class Lanes, class Sink>
+KOKKOS_INLINE_FUNCTION bool add_block(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
+                                      std::false_type /*is_product*/) {
+  double v[Lanes::lanes];
+  for (int j = 0; j < Lanes::lanes; ++j) v[j] = terms(i + j);
+  return lanes.add(v, sink);
+}
+template <class Terms, class Lanes, class Sink>
+KOKKOS_INLINE_FUNCTION bool add_block(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
+                                      std::true_type /*is_product*/) {
+  double a[Lanes::lanes], b[Lanes::lanes];
+  for (int j = 0; j < Lanes::lanes; ++j) terms(i + j, a[j], b[j]);
+  return lanes.add_products(a, b, sink);
+}
+
+// Lanes per CPU thread: one AVX-512 register, two AVX2 registers.
+constexpr int host_lanes = 8;
+
+template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
+struct ExactReduceFunctor {
+  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  using member_type = typename policy_type::member_type;
+  using memory_space = typename ExecSpace::memory_space;
+  using is_product = std::integral_constant<bool, Terms::is_product>;
+  // Early exit is a per-thread branch, which lanes cannot take: with it, host threads use the
+  // scalar expansion as well.
+  static constexpr bool use_lanes = is_host_space<ExecSpace>() && !EarlyExit;
+
+  Terms terms;
+  Finisher finish;
+  LeagueAccumulator<memory_space> league;
+  std::int64_t n;
+  std::int64_t per_team;  // elements per team (contiguous blocks)
+  int copies;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const TeamAccumulator accumulator(team, copies);
+    accumulator.clear(team);
+
+    const std::int64_t begin = static_cast<std::int64_t>(team.league_rank()) * per_team;
+    const std::int64_t end = begin + per_team < n ? begin + per_team : n;
+    TeamAccumulator::Sink sink = accumulator.sink_for(team);
+    accumulate(team, begin, end, sink, std::integral_constant<bool, use_lanes>());
+    sink.publish();
+    team.team_barrier();
+
+    std::uint32_t flags = 0;
+    accumulator.reduce(team, league.row(team.league_rank()), flags);
+    league.merge(team, flags, finish);
+  }
+
+  // Device: the team's range strided over its threads.
+  KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, std::int64_t begin,
+                                         std::int64_t end, TeamAccumulator::Sink& sink,
+                                         std::false_type /*use_lanes*/) const {
+    Expansion<N, EarlyExit> expansion;
+    if (begin < end) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t i) {
+        add_term(terms, i, expansion, sink, is_product());
+      });
+    }
+    expansion.flush(sink);
+  }
+
+  // Host: a contiguous part of the team's range per thread, W elements at a time.
+  KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, std::int64_t begin,
+                                         std::int64_t end, TeamAccumulator::Sink& sink,
+                                         std::true_type /*use_lanes*/) const {
+    const std::int64_t len = end > begin ? end - begin : 0;
+    const std::int64_t threads = team.team_size(), rank = team.team_rank();
+    const std::int64_t first = begin + len * rank / threads;
+    const std::int64_t last = begin + len * (rank + 1) / threads;
+    ExpansionLanes<N, host_lanes> lanes;
+    Expansion<N, false> scalar;  // the tail, and blocks the lanes refuse
+    std::int64_t i = first;
+    for (; i + host_lanes <= last; i += host_lanes) {
+      if (!add_block(terms, i, lanes, sink, is_product())) {
+        for (int j = 0; j < host_lanes; ++j) add_term(terms, i + j, scalar, sink, is_product());
+      }
+    }
+    for (; i < last; ++i) add_term(terms, i, scalar, sink, is_product());
+    lanes.flush(sink);
+    scalar.flush(sink);
+  }
+};
+
+// Rounds the merged accumulator to T and stores it in a rank-0 view.
+template <class T, class ResultView>
+struct RoundInto {
+  ResultView result;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t* digits, std::uint32_t flags) const {
+    result() = static_cast<typename ResultView::value_type>(round_normalized<T>(digits, flags));
+  }
+};
+
+template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
+void launch_exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
+                         const Finisher& finish, std::int64_t n) {
+  using Functor = ExactReduceFunctor<ExecSpace, Terms, Finisher, N, EarlyExit>;
+  const std::int64_t per_team = (n + c.league_size - 1) / c.league_size;
+  Functor f{terms, finish,   LeagueAccumulator<typename ExecSpace::memory_space>(c.league_size),
+            n,     per_team, c.copies};
+  Kokkos::TeamPolicy<ExecSpace> policy(space, c.league_size, c.team_size);
+  policy.set_scratch_size(0, Kokkos::PerTeam(TeamAccumulator::scratch_size(c.copies)));
+  Kokkos::parallel_for("ExKokkos::exact_reduce", policy, f);
+}
+
+// Runs the reduction with the expansion size and early-exit setting of the configuration.
+template <class ExecSpace, class Terms, class Finisher>
+void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
+                  const Finisher& finish, std::int64_t n) {
+  if (c.early_exit) {
+    switch (c.expansion_size) {
+      case 2:
+        return launch_exact_reduce<ExecSpace, Terms, Finisher, 2, true>(space, c, terms, finish, n);
+      case 3:
+        return launch_exact_reduce<ExecSpace, Terms, Finisher, 3, true>(space, c, terms, finish, n);
+      case 4:
+        return launch_exact_reduce<ExecSpace, Terms, Finisher, 4, true>(space, c, terms, finish, n);
+      case 6:
+        return launch_exact_reduce<ExecSpace, Terms, Finisher, 6, true>(space, c, terms, finish, n);
+      default:
+        return launch_exact_reduce<ExecSpace, Terms, Finisher, 8, true>(space, c, terms, finish, n);
+    }
+  }
+  switch (c.expansion_size) {
+    case 2:
+      return launch_exact_reduce<ExecSpace, Terms, Finisher, 2, false>(space, c, terms, finish, n);
+    case 3:
+      return launch_exact_reduce<ExecSpace, Terms, Finisher, 3, false>(space, c, terms, finish, n);
+    case 4:
+      return launch_exact_reduce<ExecSpace, Terms, Finisher, 4, false>(space, c, terms, finish, n);
+    case 6:
+      return launch_exact_reduce<ExecSpace, Terms, Finisher, 6, false>(space, c, terms, finish, n);
+    default:
+      return launch_exact_reduce<ExecSpace, Terms, Finisher, 8, false>(space, c, terms, finish, n);
+  }
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_EXACTREDUCE_IMPL_HPP

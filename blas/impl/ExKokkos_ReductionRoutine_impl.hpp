@@ -1,0 +1,80 @@
+// The shared shape of the exact reduction routines (exsum, exasum, exdot, exnrm2): argument checks
+// in KokkosBlas' style, the empty case, and the two result forms (a rank-0 view filled without
+// blocking the host, or a scalar returned after a fence).
+#ifndef EXKOKKOS_REDUCTIONROUTINE_IMPL_HPP
+#define EXKOKKOS_REDUCTIONROUTINE_IMPL_HPP
+
+#include "ExKokkos_ExactReduce_impl.hpp"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace ExKokkos {
+namespace Impl {
+
+// Rank tests usable in enable_if on any type (a non-view has no rank).
+template <class T, int Rank, bool = Kokkos::is_view<T>::value>
+struct is_view_of_rank : std::false_type {};
+template <class T, int Rank>
+struct is_view_of_rank<T, Rank, true>
+    : std::integral_constant<bool, static_cast<int>(T::rank) == Rank> {};
+
+template <class View>
+constexpr bool is_rank1_view() {
+  return is_view_of_rank<View, 1>::value;
+}
+
+template <class View>
+constexpr bool is_rank0_view() {
+  return is_view_of_rank<View, 0>::value;
+}
+
+// The value types ExKokkos reduces exactly.
+template <class T>
+constexpr bool is_exact_scalar() {
+  return std::is_same<T, double>::value || std::is_same<T, float>::value;
+}
+
+template <class XView, class YView>
+void check_same_extent(const char* routine, const XView& x, const YView& y) {
+  if (x.extent(0) != y.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": x and y must have the same extent, but x.extent(0) = " << x.extent(0)
+        << " and y.extent(0) = " << y.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+}
+
+// Runs the exact reduction of `terms` over [0, n) and stores the value rounded to T in r(),
+// asynchronously on `space`. An empty reduction is +0 (as KokkosBlas returns for empty views).
+template <class T, class ExecSpace, class RView, class Terms>
+void reduce_into(const ExecSpace& space, const RView& r, const Terms& terms, std::int64_t n,
+                 int deposits_per_element, const Options& options, const char* routine) {
+  static_assert(is_rank0_view<RView>(), "the result must be a rank-0 view");
+  const LaunchConfig config =
+      resolve_reduction_config(space, options, n, deposits_per_element, routine);
+  if (n == 0) {
+    Kokkos::deep_copy(space, r, typename RView::non_const_value_type(0));
+    return;
+  }
+  exact_reduce(space, config, terms, RoundInto<T, RView>{r}, n);
+}
+
+// The same, returning the value (fences `space`).
+template <class T, class ExecSpace, class Terms>
+T reduce_to_scalar(const ExecSpace& space, const Terms& terms, std::int64_t n,
+                   int deposits_per_element, const Options& options, const char* routine) {
+  Kokkos::View<T, typename ExecSpace::memory_space> r("ExKokkos::result");
+  reduce_into<T>(space, r, terms, n, deposits_per_element, options, routine);
+  T value;
+  Kokkos::deep_copy(space, value, r);
+  space.fence();
+  return value;
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_REDUCTIONROUTINE_IMPL_HPP

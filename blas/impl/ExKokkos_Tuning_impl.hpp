@@ -1,0 +1,80 @@
+// Default tuning per execution space, and the resolution of ExKokkos::Options into a launch
+// configuration. Defaults were chosen by measurement (perf_tests/); none of them changes a result.
+#ifndef EXKOKKOS_TUNING_IMPL_HPP
+#define EXKOKKOS_TUNING_IMPL_HPP
+
+#include <ExKokkos_Compat.hpp>
+#include <ExKokkos_Options.hpp>
+#include <ExKokkos_TeamAccumulator.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ExKokkos {
+namespace Impl {
+
+// True for execution spaces that run on the host's cores (Serial, OpenMP, Threads, HPX).
+template <class ExecSpace>
+constexpr bool is_host_space() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecSpace::memory_space>::accessible;
+}
+
+struct LaunchConfig {
+  int expansion_size;
+  bool early_exit;
+  int team_size;
+  int league_size;
+  int copies;
+};
+
+inline void check_option(bool ok, const char* routine, const std::string& what) {
+  if (!ok) throw std::invalid_argument(std::string(routine) + ": invalid option " + what);
+}
+
+// Resolves options for a reduction over n elements that deposits at most `deposits_per_element`
+// times per element into its team's accumulator.
+template <class ExecSpace>
+LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt, std::int64_t n,
+                                      int deposits_per_element, const char* routine) {
+  LaunchConfig c;
+  const bool host = is_host_space<ExecSpace>();
+  const int concurrency = compat::concurrency(space);
+  c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? 4 : 4);
+  check_option(
+      c.expansion_size == 2 || c.expansion_size == 3 || c.expansion_size == 4 ||
+          c.expansion_size == 6 || c.expansion_size == 8,
+      routine,
+      "expansion_size = " + std::to_string(c.expansion_size) + " (must be 2, 3, 4, 6 or 8)");
+  c.early_exit = opt.early_exit < 0 ? !host : opt.early_exit != 0;
+  // Host: one thread per team, several teams per core for balance. GPU: large teams sharing
+  // several interleaved accumulators in scratch memory.
+  c.team_size = opt.team_size > 0 ? opt.team_size : (host ? 1 : 256);
+  c.copies = opt.accumulators_per_team > 0 ? opt.accumulators_per_team : (host ? 1 : 8);
+  c.league_size = opt.league_size > 0 ? opt.league_size
+                                      : (host ? 4 * concurrency : std::max(1, concurrency / 256));
+  check_option(c.copies <= 64, routine,
+               "accumulators_per_team = " + std::to_string(c.copies) + " (at most 64)");
+  check_option(c.team_size > 0 && c.league_size > 0, routine,
+               "team_size and league_size must be positive");
+  // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
+  // element deposits at most deposits_per_element error terms, plus the whole expansion when its
+  // head reaches the flush threshold; each thread flushes its expansion once more at the end.
+  const std::int64_t capacity = AccumulatorFormat::deposit_capacity;
+  const std::int64_t per_element = deposits_per_element + c.expansion_size;
+  const std::int64_t per_team_budget =
+      capacity - static_cast<std::int64_t>(c.team_size) * c.expansion_size;
+  check_option(per_team_budget > per_element, routine,
+               "team_size = " + std::to_string(c.team_size) + " (too large)");
+  const std::int64_t max_per_team = per_team_budget / per_element;
+  const std::int64_t min_league = (n + max_per_team - 1) / max_per_team;
+  if (c.league_size < min_league) c.league_size = static_cast<int>(min_league);
+  return c;
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_TUNING_IMPL_HPP

@@ -1,0 +1,17 @@
+# exkokkos_exact_flags(<target>)
+#
+# The error-free transformations in ExKokkos are exact only with IEEE round-to-nearest arithmetic
+# and no reassociation. ExKokkos' own code contains no a*b+c pattern that contraction could fuse
+# (its only fma is explicit), but its own targets are built the strict way anyway, so that a test
+# failure can never be blamed on the flags: no contraction on the host, --fmad=false for nvcc
+# device code, and never fast-math (the headers #error on it).
+function(exkokkos_exact_flags target)
+  if(Kokkos_DEVICES MATCHES "CUDA" AND Kokkos_CXX_COMPILER_ID STREQUAL "NVIDIA")
+    # nvcc (through nvcc_wrapper): --fmad=false for device code, -ffp-contract=off for the host.
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:--fmad=false -Xcompiler=-ffp-contract=off>)
+  elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang|IntelLLVM")
+    # clang applies -ffp-contract to CUDA/HIP device code as well.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+  endif()
+endfunction()

@@ -1,0 +1,61 @@
+// A Google Benchmark console reporter that also prints, at the end, the time ratio of every
+// ExKokkos benchmark to each of its ordinary counterparts measured in the same process.
+//
+// Naming convention: "<routine>/<data>/<n>". An exact routine's name starts with "ex"; its
+// baselines are registered with the same "/<data>/<n>" suffix and listed in `pairs` as
+// {exact routine, baseline routine}.
+#ifndef EXKOKKOSPERF_RATIOREPORTER_HPP
+#define EXKOKKOSPERF_RATIOREPORTER_HPP
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ExKokkosPerf {
+
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  explicit RatioReporter(std::vector<std::pair<std::string, std::string>> pairs)
+      : pairs_(std::move(pairs)) {}
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred) continue;
+      times_[r.benchmark_name()] = r.GetAdjustedRealTime();  // in the run's time unit
+      units_[r.benchmark_name()] = benchmark::GetTimeUnitString(r.time_unit);
+    }
+  }
+
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::printf("\n%-28s %-28s %-22s %12s %12s %8s\n", "exact", "baseline", "data/n", "exact",
+                "baseline", "ratio");
+    for (const auto& pair : pairs_) {
+      for (const auto& t : times_) {
+        const std::string& name = t.first;
+        if (name.compare(0, pair.first.size() + 1, pair.first + "/") != 0) continue;
+        const std::string suffix = name.substr(pair.first.size());
+        const auto base = times_.find(pair.second + suffix);
+        if (base == times_.end()) continue;
+        std::printf("%-28s %-28s %-22s %9.3f %-2s %9.3f %-2s %8.2f\n", pair.first.c_str(),
+                    pair.second.c_str(), suffix.c_str() + 1, t.second, units_[name].c_str(),
+                    base->second, units_[base->first].c_str(), t.second / base->second);
+      }
+    }
+    std::fflush(stdout);
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> pairs_;
+  std::map<std::string, double> times_;
+  std::map<std::string, std::string> units_;
+};
+
+}  // namespace ExKokkosPerf
+
+#endif  // EXKOKKOSPERF_RATIOREPORTER_HPP

@@ -1,0 +1,141 @@
+// Level-1 benchmarks: ExKokkos' exsum and exdot beside their ordinary counterparts in the same
+// process: KokkosBlas::dot (OpenBLAS-backed on the host), OpenBLAS' cblas_ddot, and a plain Kokkos
+// parallel_reduce. Prints the time ratios at the end; --benchmark_out=f.json
+// --benchmark_out_format=json writes JSON for perf_tests/plot_results.py.
+#include <ExKokkos_Dot.hpp>
+#include <ExKokkos_Sum.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+
+#include "ExKokkosPerf_RatioReporter.hpp"
+
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+#include <KokkosBlas1_dot.hpp>
+#endif
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+extern "C" double cblas_ddot(int n, const double* x, int incx, const double* y, int incy);
+#endif
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Vector = Kokkos::View<double*, Space::memory_space>;
+
+std::vector<double> generate(const std::string& data, std::size_t n, std::mt19937_64& rng) {
+  if (data == "lognormal") return ExKokkosTest::lognormal_wide(n, rng);
+  if (data == "fullrange") return ExKokkosTest::full_range(n, rng);
+  return ExKokkosTest::uniform(n, rng);
+}
+
+Vector to_device(const std::vector<double>& v) {
+  Vector d(Kokkos::ViewAllocateWithoutInitializing("v"), v.size());
+  Kokkos::deep_copy(
+      d, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+             v.data(), v.size()));
+  return d;
+}
+
+// Inputs are made once per (data, n) and shared by every routine measured on them.
+struct Inputs {
+  Vector x, y;
+  std::vector<double> hx, hy;  // host copies for cblas on host backends
+};
+
+Inputs& inputs(const std::string& data, std::size_t n) {
+  static std::map<std::pair<std::string, std::size_t>, Inputs> cache;
+  auto key = std::make_pair(data, n);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  cache.clear();  // keep one size in memory at a time
+  std::mt19937_64 rng(n);
+  Inputs in;
+  in.hx = generate(data, n, rng);
+  in.hy = generate(data, n, rng);
+  in.x = to_device(in.hx);
+  in.y = to_device(in.hy);
+  return cache.emplace(key, std::move(in)).first->second;
+}
+
+void register_one(const std::string& routine, const std::string& data, std::size_t n,
+                  std::function<double(Inputs&)> body, int bytes_per_element) {
+  const std::string name = routine + "/" + data + "/" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        Inputs& in = inputs(data, n);
+        for (auto _ : state) benchmark::DoNotOptimize(body(in));
+        state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * n *
+                                bytes_per_element);
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const char* data : {"uniform", "lognormal", "fullrange"}) {
+    for (int log2n = 10; log2n <= 26; log2n += 2) {
+      const std::size_t n = std::size_t(1) << log2n;
+      register_one(
+          "exdot", data, n, [](Inputs& in) { return ExKokkos::exdot(Space(), in.x, in.y); }, 16);
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_one(
+          "KokkosBlas::dot", data, n, [](Inputs& in) { return KokkosBlas::dot(in.x, in.y); }, 16);
+#endif
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+      if (ExKokkos::Impl::is_host_space<Space>())
+        register_one(
+            "cblas_ddot", data, n,
+            [](Inputs& in) {
+              return cblas_ddot(static_cast<int>(in.hx.size()), in.hx.data(), 1, in.hy.data(), 1);
+            },
+            16);
+#endif
+      register_one(
+          "parallel_reduce_dot", data, n,
+          [](Inputs& in) {
+            double s = 0;
+            const Vector x = in.x, y = in.y;
+            Kokkos::parallel_reduce(
+                "dot", Kokkos::RangePolicy<Space>(0, x.extent(0)),
+                KOKKOS_LAMBDA(const std::size_t i, double& acc) { acc += x(i) * y(i); }, s);
+            return s;
+          },
+          16);
+      register_one(
+          "exsum", data, n, [](Inputs& in) { return ExKokkos::exsum(Space(), in.x); }, 8);
+      register_one(
+          "parallel_reduce_sum", data, n,
+          [](Inputs& in) {
+            double s = 0;
+            const Vector x = in.x;
+            Kokkos::parallel_reduce(
+                "sum", Kokkos::RangePolicy<Space>(0, x.extent(0)),
+                KOKKOS_LAMBDA(const std::size_t i, double& acc) { acc += x(i); }, s);
+            return s;
+          },
+          8);
+    }
+  }
+  pairs = {{"exdot", "KokkosBlas::dot"},
+           {"exdot", "cblas_ddot"},
+           {"exdot", "parallel_reduce_dot"},
+           {"exsum", "parallel_reduce_sum"}};
+  ExKokkosPerf::RatioReporter reporter(pairs);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

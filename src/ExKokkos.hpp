@@ -1,0 +1,15 @@
+// ExKokkos: exact (correctly rounded) and bitwise reproducible BLAS and LAPACK kernels for Kokkos.
+// The umbrella header: include this, link ExKokkos::exkokkos.
+#ifndef EXKOKKOS_HPP
+#define EXKOKKOS_HPP
+
+#include "ExKokkos_config.hpp"
+
+#include "ExKokkos_Compat.hpp"
+#include "ExKokkos_ErrorFreeTransforms.hpp"
+#include "ExKokkos_Expansion.hpp"
+#include "ExKokkos_LongAccumulator.hpp"
+#include "ExKokkos_TeamAccumulator.hpp"
+#include "ExKokkos_LeagueAccumulator.hpp"
+
+#endif  // EXKOKKOS_HPP
