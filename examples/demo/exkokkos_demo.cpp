@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 // Data whose sum and dot product suffer heavy cancellation: values spread over 2^-40..2^40, each
@@ -51,9 +53,18 @@ DemoData make_data(std::size_t n) {
     d.y[i] = b;
     d.y[i + 1] = b * (1.0 + 0x1p-40 * normal(rng));
   }
-  std::shuffle(d.x.begin(), d.x.end(), rng);
-  std::shuffle(d.y.begin(), d.y.end(), rng);
-  return d;
+  // One permutation for both vectors, so that the cancelling products stay paired.
+  std::vector<std::size_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  DemoData shuffled;
+  shuffled.x.resize(n);
+  shuffled.y.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    shuffled.x[i] = d.x[perm[i]];
+    shuffled.y[i] = d.y[perm[i]];
+  }
+  return shuffled;
 }
 
 std::string hex(double v) {
@@ -113,7 +124,8 @@ struct ChildResult {
 bool run_parent_child(const char* self, int threads, std::size_t n, ChildResult& r) {
   const std::string cmd = "OMP_NUM_THREADS=" + std::to_string(threads) +
                           " OPENBLAS_NUM_THREADS=" + std::to_string(threads) +
-                          " OMP_PROC_BIND=false '" + self + "' --child " + std::to_string(n);
+                          " OMP_PROC_BIND=false '" + self + "' --child " + std::to_string(n) +
+                          " 2>/dev/null";  // Kokkos warns about oversubscribing 2 cores
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return false;
   std::uint64_t b[5];
@@ -141,10 +153,16 @@ int main(int argc, char** argv) {
   if (argc >= 2) n = std::strtoull(argv[1], nullptr, 10);
 
   std::printf("ExKokkos demo: sum and dot product of %zu doubles with heavy cancellation\n\n", n);
+  // The path of this executable (the children are started through a shell, for which
+  // /proc/self/exe would be the shell).
+  char self[4096];
+  const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0) return 1;
+  self[len] = '\0';
   std::vector<ChildResult> results;
   for (int threads : {1, 2, 3, 4}) {
     ChildResult r;
-    if (!run_parent_child("/proc/self/exe", threads, n, r)) {
+    if (!run_parent_child(self, threads, n, r)) {
       std::fprintf(stderr, "the run with %d threads failed\n", threads);
       return 1;
     }
