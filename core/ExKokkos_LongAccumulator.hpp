@@ -99,9 +99,10 @@ class LongAccumulator {
     lo = 0.0;
     const Impl::FloatClass c = Impl::classify(hi);
     if (c == Impl::FloatClass::infinite || c == Impl::FloatClass::nan) return;
-    // S - hi as IEEE would see it: subtracting hi is adding the term -hi (exact); an exact zero
-    // difference is then +0, and a tiny S that rounded to a zero hi keeps its own sign.
+    // S - hi is an IEEE subtraction: an exact zero difference is +0 (x - x = +0 when rounding to
+    // nearest), whatever the signs of zero in S; a tiny S that rounded to a zero hi keeps its sign.
     rest.add(-hi);
+    rest.flags_ |= Impl::AccumulatorFlags::any_term | Impl::AccumulatorFlags::not_neg_zero;
     rest.normalize();
     lo = Impl::round_normalized<double>(rest.digits_, rest.flags_);
   }

@@ -252,6 +252,21 @@ TEST(LongAccumulatorSpecial, RoundPair) {
   b.round_pair(hi, lo);
   EXPECT_TRUE(same_bits(hi, 1.0 + 0x1p-52));
   EXPECT_TRUE(same_bits(lo, -(0x1p-53 - 0x1p-100)));
+  // S - hi is an IEEE subtraction: an exact zero difference is +0 whatever the zeros in S.
+  LongAccumulator empty;
+  empty.round_pair(hi, lo);
+  EXPECT_TRUE(same_bits(hi, 0.0));
+  EXPECT_TRUE(same_bits(lo, 0.0));
+  LongAccumulator negative_zeros;
+  negative_zeros.add(-0.0);
+  negative_zeros.round_pair(hi, lo);
+  EXPECT_TRUE(same_bits(hi, -0.0));
+  EXPECT_TRUE(same_bits(lo, 0.0));
+  LongAccumulator tiny_negative;  // -2^-2000 rounds to -0, and so does S - (-0)
+  tiny_negative.add_product(-0x1p-1000, 0x1p-1000);
+  tiny_negative.round_pair(hi, lo);
+  EXPECT_TRUE(same_bits(hi, -0.0));
+  EXPECT_TRUE(same_bits(lo, -0.0));
   LongAccumulator c;
   c.add(dbl_max);
   c.add(dbl_max);
