@@ -81,23 +81,19 @@ class ExpansionLanes {
  private:
   template <int First, class Sink>
   KOKKOS_INLINE_FUNCTION void cascade(double (&x)[W], Sink& sink) {
-    // TwoSum written out on local copies: no possible aliasing between the slots and x, so the
-    // compiler keeps everything in vector registers.
-    for (int i = First; i < N; ++i) {
-      double slot[W], err[W];
-      EXKOKKOS_SIMD
-      for (int j = 0; j < W; ++j) {
-        const double a = slot_[i][j], b = x[j];
-        const double s = a + b;
+    // Lane by lane, the whole cascade of one lane in registers; `omp simd` runs the lanes side by
+    // side in vector registers (TwoSum written out so that the compiler sees plain arithmetic).
+    EXKOKKOS_SIMD
+    for (int j = 0; j < W; ++j) {
+      double carry = x[j];
+      for (int i = First; i < N; ++i) {
+        const double a = slot_[i][j];
+        const double s = a + carry;
         const double bb = s - a;
-        err[j] = (a - (s - bb)) + (b - bb);
-        slot[j] = s;
+        carry = (a - (s - bb)) + (carry - bb);
+        slot_[i][j] = s;
       }
-      EXKOKKOS_SIMD
-      for (int j = 0; j < W; ++j) {
-        slot_[i][j] = slot[j];
-        x[j] = err[j];
-      }
+      x[j] = carry;
     }
     int leftover = 0;
     EXKOKKOS_SIMD_REDUCE_OR(leftover)

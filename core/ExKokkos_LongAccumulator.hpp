@@ -107,6 +107,28 @@ class LongAccumulator {
     lo = Impl::round_normalized<double>(rest.digits_, rest.flags_);
   }
 
+  // The sign of the exact finite value: -1, 0 or 1 (the flags, NaN and infinities, are ignored).
+  KOKKOS_INLINE_FUNCTION int sign() const {
+    LongAccumulator copy = *this;
+    copy.normalize();
+    if (Impl::normalized_is_negative(copy.digits_, num_digits)) return -1;
+    for (int i = 0; i < num_digits; ++i)
+      if (copy.digits_[i] != 0) return 1;
+    return 0;
+  }
+
+  // Multiplies a non-negative exact value by 2^(32 k) by moving digits (k < 0 divides, and drops
+  // the digits that fall off the bottom). Exact when no non-zero digit falls off either end: the
+  // caller checks the magnitude first (correctly rounded sqrt uses it to scale its estimate).
+  KOKKOS_INLINE_FUNCTION void shift_digits(int k) {
+    normalize();
+    if (k > 0) {
+      for (int i = num_digits - 1; i >= 0; --i) digits_[i] = i >= k ? digits_[i - k] : 0;
+    } else if (k < 0) {
+      for (int i = 0; i < num_digits; ++i) digits_[i] = i - k < num_digits ? digits_[i - k] : 0;
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION const std::uint64_t* digits() const { return digits_; }
   KOKKOS_INLINE_FUNCTION std::uint32_t flags() const { return flags_; }
 

@@ -1,16 +1,17 @@
-// Level-1 benchmarks: ExKokkos' exsum and exdot beside their ordinary counterparts in the same
-// process: KokkosBlas::dot (OpenBLAS-backed on the host), OpenBLAS' cblas_ddot, and a plain Kokkos
-// parallel_reduce. Prints the time ratios at the end; --benchmark_out=f.json
+// Level-1 benchmarks: ExKokkos' exdot, exsum, exnrm2 and exaxpby beside their ordinary
+// counterparts in the same process: KokkosBlas::dot/nrm2/axpby, OpenBLAS' cblas_ddot, and a plain
+// Kokkos parallel_reduce. Prints the time ratios at the end; --benchmark_out=f.json
 // --benchmark_out_format=json writes JSON for perf_tests/plot_results.py.
-#include <ExKokkos_Dot.hpp>
-#include <ExKokkos_Sum.hpp>
+#include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
 
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+#include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrm2.hpp>
 #endif
 
 #include <benchmark/benchmark.h>
@@ -50,8 +51,14 @@ struct Inputs {
   std::vector<double> hx, hy;  // host copies for cblas on host backends
 };
 
-Inputs& inputs(const std::string& data, std::size_t n) {
+// Views must be released before Kokkos::finalize: main clears this cache at the end.
+std::map<std::pair<std::string, std::size_t>, Inputs>& input_cache() {
   static std::map<std::pair<std::string, std::size_t>, Inputs> cache;
+  return cache;
+}
+
+Inputs& inputs(const std::string& data, std::size_t n) {
+  auto& cache = input_cache();
   auto key = std::make_pair(data, n);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
@@ -130,12 +137,12 @@ int main(int argc, char** argv) {
           8);
     }
   }
-  pairs = {{"exdot", "KokkosBlas::dot"},
-           {"exdot", "cblas_ddot"},
-           {"exdot", "parallel_reduce_dot"},
-           {"exsum", "parallel_reduce_sum"}};
+  pairs = {{"exdot", "KokkosBlas::dot"},     {"exdot", "cblas_ddot"},
+           {"exdot", "parallel_reduce_dot"}, {"exsum", "parallel_reduce_sum"},
+           {"exnrm2", "KokkosBlas::nrm2"},   {"exaxpby", "KokkosBlas::axpby"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  input_cache().clear();
   return 0;
 }

@@ -11,5 +11,15 @@
 #include "ExKokkos_LongAccumulator.hpp"
 #include "ExKokkos_TeamAccumulator.hpp"
 #include "ExKokkos_LeagueAccumulator.hpp"
+#include "ExKokkos_CorrectlyRoundedSqrt.hpp"
+#include "ExKokkos_RoundedAxpby.hpp"
+
+// BLAS level 1
+#include "ExKokkos_Asum.hpp"
+#include "ExKokkos_Axpby.hpp"
+#include "ExKokkos_Dot.hpp"
+#include "ExKokkos_Nrm2.hpp"
+#include "ExKokkos_Scal.hpp"
+#include "ExKokkos_Sum.hpp"
 
 #endif  // EXKOKKOS_HPP

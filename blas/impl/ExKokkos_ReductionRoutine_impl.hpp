@@ -47,11 +47,13 @@ void check_same_extent(const char* routine, const XView& x, const YView& y) {
   }
 }
 
-// Runs the exact reduction of `terms` over [0, n) and stores the value rounded to T in r(),
-// asynchronously on `space`. An empty reduction is +0 (as KokkosBlas returns for empty views).
-template <class T, class ExecSpace, class RView, class Terms>
-void reduce_into(const ExecSpace& space, const RView& r, const Terms& terms, std::int64_t n,
-                 int deposits_per_element, const Options& options, const char* routine) {
+// Runs the exact reduction of `terms` over [0, n) asynchronously on `space`; `finish` turns the
+// exact sum into the value stored in r() (RoundInto: rounded to T). An empty reduction stores +0
+// (as KokkosBlas returns for empty views).
+template <class ExecSpace, class RView, class Terms, class Finisher>
+void reduce_into_with(const ExecSpace& space, const RView& r, const Terms& terms, std::int64_t n,
+                      int deposits_per_element, const Options& options, const char* routine,
+                      const Finisher& finish) {
   static_assert(is_rank0_view<RView>(), "the result must be a rank-0 view");
   const LaunchConfig config =
       resolve_reduction_config(space, options, n, deposits_per_element, routine);
@@ -59,19 +61,32 @@ void reduce_into(const ExecSpace& space, const RView& r, const Terms& terms, std
     Kokkos::deep_copy(space, r, typename RView::non_const_value_type(0));
     return;
   }
-  exact_reduce(space, config, terms, RoundInto<T, RView>{r}, n);
+  exact_reduce(space, config, terms, finish, n);
 }
 
-// The same, returning the value (fences `space`).
+template <class T, class ExecSpace, class RView, class Terms>
+void reduce_into(const ExecSpace& space, const RView& r, const Terms& terms, std::int64_t n,
+                 int deposits_per_element, const Options& options, const char* routine) {
+  reduce_into_with(space, r, terms, n, deposits_per_element, options, routine,
+                   RoundInto<T, RView>{r});
+}
+
+// Copies a rank-0 result to the host (fences `space`).
+template <class ExecSpace, class RView>
+typename RView::non_const_value_type fetch_result(const ExecSpace& space, const RView& r) {
+  typename RView::non_const_value_type value;
+  Kokkos::deep_copy(space, value, r);
+  space.fence();
+  return value;
+}
+
+// The same as reduce_into, returning the value (fences `space`).
 template <class T, class ExecSpace, class Terms>
 T reduce_to_scalar(const ExecSpace& space, const Terms& terms, std::int64_t n,
                    int deposits_per_element, const Options& options, const char* routine) {
   Kokkos::View<T, typename ExecSpace::memory_space> r("ExKokkos::result");
   reduce_into<T>(space, r, terms, n, deposits_per_element, options, routine);
-  T value;
-  Kokkos::deep_copy(space, value, r);
-  space.fence();
-  return value;
+  return fetch_result(space, r);
 }
 
 }  // namespace Impl

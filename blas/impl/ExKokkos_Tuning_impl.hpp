@@ -42,7 +42,11 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   LaunchConfig c;
   const bool host = is_host_space<ExecSpace>();
   const int concurrency = compat::concurrency(space);
-  c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? 4 : 4);
+  // Host defaults measured with perf_tests/bench_level1 (2-core AMD EPYC, AVX-512, 2026-11-22):
+  // sums are fastest with 2 slots (the rare leftovers go to the accumulator), dot products need a
+  // third slot for the TwoProd errors. The GPU default is the seeds' 4 (not measured here).
+  const int host_default = deposits_per_element > 1 ? 3 : 2;
+  c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
   check_option(
       c.expansion_size == 2 || c.expansion_size == 3 || c.expansion_size == 4 ||
           c.expansion_size == 6 || c.expansion_size == 8,

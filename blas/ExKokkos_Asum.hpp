@@ -1,0 +1,52 @@
+// ExKokkos::exasum: the correctly rounded sum of absolute values, bitwise reproducible.
+//
+//   double s = ExKokkos::exasum(space, x);   ExKokkos::exasum(space, r, x);   exasum(x)
+//
+// |x(i)| is exact, so this is exsum of the magnitudes: the exact sum rounded once.
+#ifndef EXKOKKOS_ASUM_HPP
+#define EXKOKKOS_ASUM_HPP
+
+#include "impl/ExKokkos_ReductionRoutine_impl.hpp"
+
+namespace ExKokkos {
+namespace Impl {
+
+template <class XView>
+struct AbsTerms {
+  static constexpr bool is_product = false;
+  XView x;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
+    return compat::fabs(static_cast<double>(x(i)));
+  }
+};
+
+}  // namespace Impl
+
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
+void exasum(const ExecSpace& space, const RView& r, const XView& x, const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exasum: x must hold double or float");
+  Impl::reduce_into<T>(space, r, Impl::AbsTerms<XView>{x}, x.extent(0), 1, options,
+                       "ExKokkos::exasum");
+}
+
+template <class ExecSpace, class XView,
+          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+typename XView::non_const_value_type exasum(const ExecSpace& space, const XView& x,
+                                            const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exasum: x must hold double or float");
+  return Impl::reduce_to_scalar<T>(space, Impl::AbsTerms<XView>{x}, x.extent(0), 1, options,
+                                   "ExKokkos::exasum");
+}
+
+template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+typename XView::non_const_value_type exasum(const XView& x, const Options& options = {}) {
+  return exasum(typename XView::execution_space(), x, options);
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_ASUM_HPP

@@ -1,0 +1,73 @@
+// ExKokkos::exaxpby and ExKokkos::exaxpy: y(i) = RN(alpha * x(i) + beta * y(i)), each element
+// correctly rounded as one expression (ExKokkos_RoundedAxpby.hpp), so any partition gives the
+// same bits. As in KokkosBlas/BLAS, beta == 0 does not read y (y = RN(alpha x), NaN in y is not
+// propagated) and alpha == 0 does not read x.
+//
+//   ExKokkos::exaxpby(space, alpha, x, beta, y);   ExKokkos::exaxpby(alpha, x, beta, y);
+//   ExKokkos::exaxpy(space, alpha, x, y);          ExKokkos::exaxpy(alpha, x, y);   // beta = 1
+#ifndef EXKOKKOS_AXPBY_HPP
+#define EXKOKKOS_AXPBY_HPP
+
+#include "impl/ExKokkos_Elementwise_impl.hpp"
+
+#include <ExKokkos_RoundedAxpby.hpp>
+
+namespace ExKokkos {
+namespace Impl {
+
+template <class XView, class YView>
+struct AxpbyFunctor {
+  using T = typename YView::non_const_value_type;
+  XView x;
+  YView y;
+  T alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    if (beta == T(0))
+      y(i) = alpha == T(0) ? T(0) : mul_rn(alpha, T(x(i)));
+    else if (alpha == T(0))
+      y(i) = mul_rn(beta, T(y(i)));
+    else
+      y(i) = rounded_axpby(alpha, T(x(i)), beta, T(y(i)));
+  }
+};
+
+}  // namespace Impl
+
+template <class ExecSpace, class XView, class YView,
+          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+void exaxpby(const ExecSpace& space, typename YView::non_const_value_type alpha, const XView& x,
+             typename YView::non_const_value_type beta, const YView& y) {
+  Impl::check_elementwise_views("ExKokkos::exaxpby", y, x);
+  Impl::for_each_element(space, "ExKokkos::exaxpby", y.extent(0),
+                         Impl::AxpbyFunctor<XView, YView>{x, y, alpha, beta});
+}
+
+template <class XView, class YView,
+          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+void exaxpby(typename YView::non_const_value_type alpha, const XView& x,
+             typename YView::non_const_value_type beta, const YView& y) {
+  exaxpby(typename YView::execution_space(), alpha, x, beta, y);
+}
+
+template <class ExecSpace, class XView, class YView,
+          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+void exaxpy(const ExecSpace& space, typename YView::non_const_value_type alpha, const XView& x,
+            const YView& y) {
+  Impl::check_elementwise_views("ExKokkos::exaxpy", y, x);
+  Impl::for_each_element(space, "ExKokkos::exaxpy", y.extent(0),
+                         Impl::AxpbyFunctor<XView, YView>{x, y, alpha, 1});
+}
+
+template <class XView, class YView,
+          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+void exaxpy(typename YView::non_const_value_type alpha, const XView& x, const YView& y) {
+  exaxpy(typename YView::execution_space(), alpha, x, y);
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_AXPBY_HPP

@@ -1,0 +1,81 @@
+// ExKokkos::exnrm2: the correctly rounded 2-norm, sqrt(sum x_i^2) rounded once, bitwise
+// reproducible. No spurious overflow or underflow: the squares are exact products in the long
+// accumulator, and the square root is decided exactly (ExKokkos_CorrectlyRoundedSqrt.hpp):
+// ||{1e300, 1e300}|| = 1.4142135623730952e+300 and ||{1e-300, 1e-300}|| = 1.414213562373095e-300.
+//
+//   double n = ExKokkos::exnrm2(space, x);   ExKokkos::exnrm2(space, r, x);   exnrm2(x)
+#ifndef EXKOKKOS_NRM2_HPP
+#define EXKOKKOS_NRM2_HPP
+
+#include "impl/ExKokkos_ReductionRoutine_impl.hpp"
+
+#include <ExKokkos_CorrectlyRoundedSqrt.hpp>
+
+namespace ExKokkos {
+namespace Impl {
+
+template <class XView>
+struct SquareTerms {
+  static constexpr bool is_product = true;
+  XView x;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& a, double& b) const {
+    a = b = x(i);
+  }
+};
+
+// A float squared is exact in double.
+template <class XView>
+struct FloatSquareTerms {
+  static constexpr bool is_product = false;
+  XView x;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
+    const double v = x(i);
+    return v * v;
+  }
+};
+
+template <class XView>
+using square_terms_t =
+    typename std::conditional<std::is_same<typename XView::non_const_value_type, float>::value,
+                              FloatSquareTerms<XView>, SquareTerms<XView>>::type;
+
+template <class T, class ResultView>
+struct SqrtRoundInto {
+  ResultView result;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t* digits, std::uint32_t flags) const {
+    LongAccumulator squares;
+    squares.merge_normalized(digits, flags);
+    result() = sqrt_rounded<T>(squares);
+  }
+};
+
+}  // namespace Impl
+
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
+void exnrm2(const ExecSpace& space, const RView& r, const XView& x, const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exnrm2: x must hold double or float");
+  Impl::reduce_into_with(space, r, Impl::square_terms_t<XView>{x}, x.extent(0), 2, options,
+                         "ExKokkos::exnrm2", Impl::SqrtRoundInto<T, RView>{r});
+}
+
+template <class ExecSpace, class XView,
+          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView& x,
+                                            const Options& options = {}) {
+  using T = typename XView::non_const_value_type;
+  Kokkos::View<T, typename ExecSpace::memory_space> r("ExKokkos::exnrm2::result");
+  exnrm2(space, r, x, options);
+  return Impl::fetch_result(space, r);
+}
+
+template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+typename XView::non_const_value_type exnrm2(const XView& x, const Options& options = {}) {
+  return exnrm2(typename XView::execution_space(), x, options);
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_NRM2_HPP

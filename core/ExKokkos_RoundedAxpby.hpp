@@ -1,0 +1,75 @@
+// RN(a*x + b*y) correctly rounded as one expression: the elementwise core of exaxpy/exaxpby (and
+// of the beta*y part of exgemv/exgemm later).
+//
+// Double: both products are split exactly with TwoProd, a*x + b*y = p1 + e1 + p2 + e2, and
+//   r = RN(RN(p1 + p2) + RN(e1 + e2)),  with  V - r = re + t + qe  exactly
+// (the three TwoSum errors). r is the correctly rounded V whenever |V - r| is certainly below
+// half the smaller gap around r; the error of the computed d = (re + t) + qe is far below the
+// margin used. Otherwise (near a tie, zero or near-zero results whose sign of zero matters,
+// products outside TwoProd's exact range, NaN/Inf) the exact long accumulator decides: slower,
+// and rare on ordinary data.
+//
+// Float: products of floats are exact in double; their sum rounded to odd in double and then to
+// nearest in float is correctly rounded, since 53 >= 24 + 2 (Boldo, Melquiond, "Emulation of FMA
+// and correctly rounded sums: proved algorithms using rounding to odd", IEEE TC 57(4), 2008).
+#ifndef EXKOKKOS_ROUNDEDAXPBY_HPP
+#define EXKOKKOS_ROUNDEDAXPBY_HPP
+
+#include "ExKokkos_CorrectlyRoundedSqrt.hpp"
+#include "ExKokkos_ErrorFreeTransforms.hpp"
+#include "ExKokkos_LongAccumulator.hpp"
+
+namespace ExKokkos {
+namespace Impl {
+
+KOKKOS_INLINE_FUNCTION double rounded_axpby_exact(double a, double x, double b, double y) {
+  LongAccumulator acc;
+  acc.add_product(a, x);
+  acc.add_product(b, y);
+  return acc.round();
+}
+
+// TwoProd is exact for this product (an exact zero included).
+KOKKOS_INLINE_FUNCTION bool product_splits_exactly(double p, double a, double b) {
+  return two_prod_is_exact(p) || (p == 0.0 && (a == 0.0 || b == 0.0));
+}
+
+KOKKOS_INLINE_FUNCTION double rounded_axpby(double a, double x, double b, double y) {
+  double p1, e1, p2, e2;
+  two_prod(a, x, p1, e1);
+  two_prod(b, y, p2, e2);
+  if (product_splits_exactly(p1, a, x) && product_splits_exactly(p2, b, y)) {
+    double s, t, q, qe, r, re;
+    two_sum(p1, p2, s, t);
+    two_sum(e1, e2, q, qe);
+    two_sum(s, q, r, re);
+    const double ar = compat::fabs(r);
+    if (ar >= 0x1p-1000 && ar < 0x1p1000) {
+      const double d = (re + t) + qe;  // V - r, with a relative error below 2^-51
+      const double margin = (compat::fabs(re) + compat::fabs(t) + compat::fabs(qe)) * 0x1p-49;
+      const double half_gap = (ar - next_down_positive(ar)) * 0.5;  // the smaller of the two gaps
+      if (compat::fabs(d) + margin < half_gap) return r;
+    }
+  }
+  return rounded_axpby_exact(a, x, b, y);
+}
+
+KOKKOS_INLINE_FUNCTION float rounded_axpby(float a, float x, float b, float y) {
+  const double p1 = static_cast<double>(a) * static_cast<double>(x);  // exact
+  const double p2 = static_cast<double>(b) * static_cast<double>(y);  // exact
+  double s, t;
+  two_sum(p1, p2, s, t);  // s + t == p1 + p2 exactly (no overflow: |p| < 2^256)
+  if (compat::isfinite(s) && t != 0.0 && is_even(s)) {
+    // Round to odd: the exact value lies strictly between s and its neighbour towards t; take
+    // that neighbour, which is odd.
+    const std::uint64_t bits = compat::bit_cast<std::uint64_t>(s);
+    const bool away = (s > 0.0) == (t > 0.0);
+    s = compat::bit_cast<double>(away ? bits + 1 : bits - 1);
+  }
+  return static_cast<float>(s);
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_ROUNDEDAXPBY_HPP
