@@ -1,0 +1,151 @@
+// Expansion<N, EarlyExit> and ExpansionLanes<N, W> in front of a LongAccumulator, for every
+// N = 2..8: whatever the data (huge values that force head flushes, products outside TwoProd's
+// exact range, signed zeros, NaN/Inf), expansion + sink must hold exactly the sum of the terms,
+// compared bit for bit with the MPFR oracle after rounding.
+#include <ExKokkos_Expansion.hpp>
+#include <ExKokkos_ExpansionLanes.hpp>
+#include <ExKokkos_LongAccumulator.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::same_bits;
+
+// A sink that counts how often the expansion spilled, to check the tests reach that path.
+struct CountingSink {
+  ExKokkos::LongAccumulator acc;
+  long deposits = 0;
+  void add(double x) {
+    ++deposits;
+    acc.add(x);
+  }
+  void add_product(double a, double b) {
+    ++deposits;
+    acc.add_product(a, b);
+  }
+};
+
+template <int N, bool EarlyExit>
+void check_expansion(std::mt19937_64& rng, long& spills) {
+  const auto sums = ExKokkosTest::sum_generators();
+  const auto products = ExKokkosTest::product_generators();
+  for (int c = 0; c < 3000; ++c) {
+    const std::size_t n = 1 + rng() % 200;
+    const auto& g = sums[rng() % sums.size()];
+    const auto& pg = products[rng() % products.size()];
+    const std::vector<double> v = g.generate(n, rng);
+    const auto xy = pg.generate(n, rng);
+    ExKokkosTest::ExactSum oracle;
+    ExKokkos::Expansion<N, EarlyExit> e;
+    CountingSink sink;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      e.add(v[i], sink);
+      oracle.add(v[i]);
+      if (i < xy.first.size()) {
+        e.add_product(xy.first[i], xy.second[i], sink);
+        oracle.add_product(xy.first[i], xy.second[i]);
+      }
+    }
+    e.flush(sink);
+    spills += sink.deposits;
+    ASSERT_TRUE(same_bits(sink.acc.round(), oracle.round_double()))
+        << "N=" << N << " early_exit=" << EarlyExit << " " << g.name << "/" << pg.name << ": "
+        << describe(sink.acc.round()) << " vs " << describe(oracle.round_double());
+  }
+}
+
+template <int N, int W>
+void check_lanes(std::mt19937_64& rng) {
+  const auto sums = ExKokkosTest::sum_generators();
+  for (int c = 0; c < 1000; ++c) {
+    const auto& g = sums[rng() % sums.size()];
+    const std::vector<double> v = g.generate(W * (1 + rng() % 20), rng);
+    const std::vector<double> w = g.generate(v.size(), rng);
+    ExKokkosTest::ExactSum oracle;
+    ExKokkos::ExpansionLanes<N, W> lanes;
+    ExKokkos::Expansion<N> scalar;  // takes the blocks the lanes refuse, as the kernels do
+    CountingSink sink;
+    for (std::size_t i = 0; i < v.size(); i += W) {
+      double a[W], b[W];
+      for (int j = 0; j < W; ++j) {
+        a[j] = v[i + j];
+        b[j] = w[i + j];
+        oracle.add(a[j]);
+        oracle.add_product(a[j], b[j]);
+      }
+      if (!lanes.add(a, sink))
+        for (int j = 0; j < W; ++j) scalar.add(a[j], sink);
+      if (!lanes.add_products(a, b, sink))
+        for (int j = 0; j < W; ++j) scalar.add_product(a[j], b[j], sink);
+    }
+    lanes.flush(sink);
+    scalar.flush(sink);
+    ASSERT_TRUE(same_bits(sink.acc.round(), oracle.round_double()))
+        << "N=" << N << " W=" << W << " " << g.name;
+  }
+}
+
+TEST(Expansion, EverySizeWithAndWithoutEarlyExit) {
+  std::mt19937_64 rng(11);
+  long spills = 0;
+  check_expansion<2, false>(rng, spills);
+  check_expansion<3, false>(rng, spills);
+  check_expansion<4, false>(rng, spills);
+  check_expansion<5, false>(rng, spills);
+  check_expansion<6, false>(rng, spills);
+  check_expansion<7, false>(rng, spills);
+  check_expansion<8, false>(rng, spills);
+  check_expansion<2, true>(rng, spills);
+  check_expansion<4, true>(rng, spills);
+  check_expansion<8, true>(rng, spills);
+  EXPECT_GT(spills, 0);
+}
+
+// Heads that reach 2^1000 are flushed before a TwoSum could overflow.
+TEST(Expansion, HeadFlushPreventsOverflow) {
+  ExKokkos::Expansion<3> e;
+  CountingSink sink;
+  ExKokkosTest::ExactSum oracle;
+  for (int i = 0; i < 5000; ++i) {
+    const double x = (i % 3 == 2 ? -0x1.8p999 : 0x1.fp999) * (1 + (i % 7) * 0x1p-40);
+    e.add(x, sink);
+    oracle.add(x);
+    EXPECT_LT(std::fabs(e[0]), 0x1p1000);
+  }
+  e.flush(sink);
+  EXPECT_TRUE(same_bits(sink.acc.round(), oracle.round_double()));
+}
+
+TEST(Expansion, SignOfZero) {
+  ExKokkos::Expansion<4> e;
+  ExKokkos::LongAccumulator acc;
+  e.add(-0.0, acc);
+  e.add_product(-0.0, 2.0, acc);
+  e.flush(acc);
+  EXPECT_TRUE(same_bits(acc.round(), -0.0));
+  ExKokkos::Expansion<4> f;
+  ExKokkos::LongAccumulator acc2;
+  f.add(-0.0, acc2);
+  f.add(0.0, acc2);
+  f.flush(acc2);
+  EXPECT_TRUE(same_bits(acc2.round(), 0.0));
+}
+
+TEST(ExpansionLanes, EverySizeAndWidth) {
+  std::mt19937_64 rng(12);
+  check_lanes<2, 8>(rng);
+  check_lanes<3, 16>(rng);
+  check_lanes<4, 32>(rng);
+  check_lanes<8, 4>(rng);
+  check_lanes<2, 1>(rng);
+}
+
+}  // namespace
