@@ -29,6 +29,16 @@ struct AtomicDigitAdder {
   }
 };
 
+// The same without atomics, for a team of one thread (the host default): a locked add costs
+// about ten times a plain one, and data whose range no expansion can hold deposits every term.
+struct ExclusiveDigitAdder {
+  std::uint64_t* digits;
+  int stride;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, std::uint64_t chunk) const {
+    digits[static_cast<std::ptrdiff_t>(i) * stride] += chunk;
+  }
+};
+
 class TeamAccumulator {
  public:
   static constexpr int num_digits = AccumulatorFormat::num_digits;
@@ -60,9 +70,10 @@ class TeamAccumulator {
   // A handle through which one thread deposits into one copy; it is the Sink of an Expansion.
   // It collects the thread's flags and publishes them with one atomic in publish(), which every
   // thread must call after its last deposit (before the barrier that precedes reduce()).
-  class Sink {
+  template <class Adder>
+  class BasicSink {
    public:
-    KOKKOS_INLINE_FUNCTION Sink(std::uint64_t* copy_digits, int stride, std::uint32_t* flags)
+    KOKKOS_INLINE_FUNCTION BasicSink(std::uint64_t* copy_digits, int stride, std::uint32_t* flags)
         : adder_{copy_digits, stride}, team_flags_(flags), flags_(0) {}
 
     KOKKOS_INLINE_FUNCTION void add(double x) {
@@ -83,12 +94,19 @@ class TeamAccumulator {
     }
 
    private:
-    AtomicDigitAdder adder_;
+    Adder adder_;
     std::uint32_t* team_flags_;
     std::uint32_t flags_;
   };
+  using Sink = BasicSink<AtomicDigitAdder>;
+  // Only for a team whose single thread is the only one depositing into this accumulator.
+  using ExclusiveSink = BasicSink<ExclusiveDigitAdder>;
 
   KOKKOS_INLINE_FUNCTION Sink sink(int copy) const { return Sink(digits_ + copy, copies_, flags_); }
+
+  KOKKOS_INLINE_FUNCTION ExclusiveSink exclusive_sink() const {
+    return ExclusiveSink(digits_, copies_, flags_);
+  }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION Sink sink_for(const Member& team) const {

@@ -87,9 +87,15 @@ struct ExactReduceFunctor {
 
     const std::int64_t begin = static_cast<std::int64_t>(team.league_rank()) * per_team;
     const std::int64_t end = begin + per_team < n ? begin + per_team : n;
-    TeamAccumulator::Sink sink = accumulator.sink_for(team);
-    accumulate(team, begin, end, sink, std::integral_constant<bool, use_lanes>());
-    sink.publish();
+    if (team.team_size() == 1) {  // the host default: no other thread shares the accumulator
+      TeamAccumulator::ExclusiveSink sink = accumulator.exclusive_sink();
+      accumulate(team, begin, end, sink, std::integral_constant<bool, use_lanes>());
+      sink.publish();
+    } else {
+      TeamAccumulator::Sink sink = accumulator.sink_for(team);
+      accumulate(team, begin, end, sink, std::integral_constant<bool, use_lanes>());
+      sink.publish();
+    }
     team.team_barrier();
 
     std::uint32_t flags = 0;
@@ -98,8 +104,9 @@ struct ExactReduceFunctor {
   }
 
   // Device: the team's range strided over its threads.
+  template <class Sink>
   KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, std::int64_t begin,
-                                         std::int64_t end, TeamAccumulator::Sink& sink,
+                                         std::int64_t end, Sink& sink,
                                          std::false_type /*use_lanes*/) const {
     Expansion<N, EarlyExit> expansion;
     if (begin < end) {
@@ -111,8 +118,9 @@ struct ExactReduceFunctor {
   }
 
   // Host: a contiguous part of the team's range per thread, W elements at a time.
+  template <class Sink>
   KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, std::int64_t begin,
-                                         std::int64_t end, TeamAccumulator::Sink& sink,
+                                         std::int64_t end, Sink& sink,
                                          std::true_type /*use_lanes*/) const {
     const std::int64_t len = end > begin ? end - begin : 0;
     const std::int64_t threads = team.team_size(), rank = team.team_rank();
