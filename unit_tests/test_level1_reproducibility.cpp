@@ -1,0 +1,186 @@
+// Bitwise reproducibility of the level-1 reductions: the same bits on Serial and OpenMP, for
+// team sizes 1 to the maximum, league sizes 1 to 4096, every tuning option, and a shuffled input
+// (an exact sum does not depend on order), all equal to the MPFR oracle. ctest runs this binary
+// with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes the bits it got to $EXKOKKOS_REPRO_OUT and
+// the test repro_compare_thread_counts checks that the four files are identical. The ordinary
+// KokkosBlas::dot and a plain parallel_reduce are printed beside them, to show why this matters.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#if defined(EXKOKKOS_TEST_HAVE_KOKKOSKERNELS)
+#include <KokkosBlas1_dot.hpp>
+#endif
+
+#include <gtest/gtest.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::same_bits;
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return b;
+}
+
+template <class Space>
+Kokkos::View<double*, typename Space::memory_space> to_view(const std::vector<double>& v) {
+  Kokkos::View<double*, typename Space::memory_space> d("v", v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+struct Case {
+  std::string name;
+  std::vector<double> x, y;
+};
+
+std::vector<Case> cases() {
+  std::mt19937_64 rng(4242);
+  std::vector<Case> out;
+  for (const char* g : {"uniform", "lognormal_wide", "full_range", "rounding_ties"}) {
+    for (const auto& gen : ExKokkosTest::sum_generators()) {
+      if (gen.name != g) continue;
+      Case c{gen.name, gen.generate(30011, rng), {}};
+      c.y = ExKokkosTest::normal(c.x.size(), rng);
+      out.push_back(c);
+    }
+  }
+  auto xy = ExKokkosTest::gen_dot(20000, 1e40, rng);
+  out.push_back({"gen_dot_1e40", xy.first, xy.second});
+  return out;
+}
+
+template <class Space>
+int max_team_size() {
+  using View = Kokkos::View<double*, typename Space::memory_space>;
+  Kokkos::TeamPolicy<Space> policy(1, 1);
+  policy.set_scratch_size(0, Kokkos::PerTeam(ExKokkos::Impl::TeamAccumulator::scratch_size(4)));
+  using Terms = ExKokkos::Impl::SumTerms<View>;
+  using Finisher =
+      ExKokkos::Impl::RoundInto<double, Kokkos::View<double, typename Space::memory_space>>;
+  return policy.team_size_max(
+      ExKokkos::Impl::ExactReduceFunctor<Space, Terms, Finisher, 2, false>{},
+      Kokkos::ParallelForTag());
+}
+
+// Every routine under every option, on one backend; all must give `expected` bits.
+template <class Space>
+void check_all_options(const Case& c, const double (&expected)[4], std::set<std::string>& seen) {
+  const auto x = to_view<Space>(c.x), y = to_view<Space>(c.y);
+  std::vector<ExKokkos::Options> options;
+  const int max_team = max_team_size<Space>();
+  for (int team : {1, 2, 3, max_team}) {
+    if (team > max_team) continue;
+    for (int league : {1, 2, 3, 7, 64, 4096}) {
+      // 4096 teams of several threads pass 4096 team barriers per call: with 3 or 4 threads on
+      // the 2-core CI machine that alone takes a minute, for no extra coverage.
+      if (league == 4096 && team > 1) continue;
+      ExKokkos::Options o;
+      o.team_size = team;
+      o.league_size = league;
+      o.accumulators_per_team = 1 + (league % 4);
+      options.push_back(o);
+    }
+  }
+  for (int es : {2, 3, 4, 6, 8})
+    for (int early : {0, 1})
+      for (int copies : {1, 2, 4}) {
+        ExKokkos::Options o;
+        o.expansion_size = es;
+        o.early_exit = early;
+        o.accumulators_per_team = copies;
+        o.team_size = copies > 1 ? std::min(2, max_team) : 1;
+        options.push_back(o);
+      }
+  for (const ExKokkos::Options& o : options) {
+    const double got[4] = {ExKokkos::exsum(Space(), x, o), ExKokkos::exasum(Space(), x, o),
+                           ExKokkos::exdot(Space(), x, y, o), ExKokkos::exnrm2(Space(), x, o)};
+    for (int r = 0; r < 4; ++r) {
+      ASSERT_TRUE(same_bits(got[r], expected[r]))
+          << c.name << " routine " << r << " team " << o.team_size << " league " << o.league_size
+          << " expansion " << o.expansion_size << " early " << o.early_exit << " copies "
+          << o.accumulators_per_team << ": " << describe(got[r]) << " vs " << describe(expected[r]);
+    }
+  }
+  seen.insert(typeid(Space).name());
+}
+
+TEST(Level1Reproducibility, EveryBackendOptionAndOrderGivesTheOracleBits) {
+  std::FILE* out = nullptr;
+  if (const char* path = std::getenv("EXKOKKOS_REPRO_OUT")) out = std::fopen(path, "w");
+  std::set<std::string> seen;
+  for (Case c : cases()) {
+    double expected[4];
+    {
+      ExKokkosTest::ExactSum s, a, d;
+      for (std::size_t i = 0; i < c.x.size(); ++i) {
+        s.add(c.x[i]);
+        a.add(std::fabs(c.x[i]));
+        d.add_product(c.x[i], c.y[i]);
+      }
+      expected[0] = s.round_double();
+      expected[1] = a.round_double();
+      expected[2] = d.round_double();
+      expected[3] = ExKokkosTest::exact_nrm2(c.x);
+    }
+    check_all_options<Kokkos::Serial>(c, expected, seen);
+    check_all_options<Kokkos::DefaultHostExecutionSpace>(c, expected, seen);
+    check_all_options<Kokkos::DefaultExecutionSpace>(c, expected, seen);
+
+    // A shuffled input (x and y permuted together) gives the same bits.
+    std::mt19937_64 rng(7);
+    std::vector<std::size_t> perm(c.x.size());
+    for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    Case shuffled{c.name + " shuffled", c.x, c.y};
+    for (std::size_t i = 0; i < perm.size(); ++i) {
+      shuffled.x[i] = c.x[perm[i]];
+      shuffled.y[i] = c.y[perm[i]];
+    }
+    check_all_options<Kokkos::DefaultExecutionSpace>(shuffled, expected, seen);
+
+    // What ordinary reductions do with the same data (no assertion: they differ).
+    const auto x = to_view<Kokkos::DefaultExecutionSpace>(c.x),
+               y = to_view<Kokkos::DefaultExecutionSpace>(c.y);
+    const auto xs = to_view<Kokkos::DefaultExecutionSpace>(shuffled.x),
+               ys = to_view<Kokkos::DefaultExecutionSpace>(shuffled.y);
+    double plain = 0, plain_shuffled = 0;
+    Kokkos::parallel_reduce(
+        "plain", x.extent(0), KOKKOS_LAMBDA(int i, double& acc) { acc += x(i) * y(i); }, plain);
+    Kokkos::parallel_reduce(
+        "plain", xs.extent(0), KOKKOS_LAMBDA(int i, double& acc) { acc += xs(i) * ys(i); },
+        plain_shuffled);
+    double blas = std::nan(""), blas_shuffled = std::nan("");
+#if defined(EXKOKKOS_TEST_HAVE_KOKKOSKERNELS)
+    blas = KokkosBlas::dot(x, y);
+    blas_shuffled = KokkosBlas::dot(xs, ys);
+#endif
+    std::printf(
+        "%-24s exdot %-24a KokkosBlas::dot %-24a (shuffled %-24a) parallel_reduce %-24a "
+        "(shuffled %a)\n",
+        c.name.c_str(), expected[2], blas, blas_shuffled, plain, plain_shuffled);
+    if (out)
+      std::fprintf(out, "%s %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n",
+                   c.name.c_str(), bits(ExKokkos::exsum(x)), bits(ExKokkos::exasum(x)),
+                   bits(ExKokkos::exdot(x, y)), bits(ExKokkos::exnrm2(x)));
+  }
+  if (out) std::fclose(out);
+  EXPECT_GE(seen.size(), 1u);
+}
+
+}  // namespace
