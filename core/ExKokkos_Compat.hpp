@@ -124,6 +124,10 @@ KOKKOS_INLINE_FUNCTION std::uint32_t atomic_fetch_add(std::uint32_t* dest, std::
   return ::Kokkos::atomic_fetch_add(dest, value);
 }
 
+// Reducers need join(volatile T&, const volatile T&) before Kokkos 4.0, may have it until 4.2, and
+// must not have it from 4.2 on. ExactSum enables its volatile join from this flag.
+constexpr bool reducers_take_volatile_join = KOKKOS_VERSION < 40200;
+
 // concurrency() is static before 4.0 and a member from 4.0; calling it on an instance works in
 // both.
 template <class ExecSpace>

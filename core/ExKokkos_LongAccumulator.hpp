@@ -129,6 +129,21 @@ class LongAccumulator {
     }
   }
 
+  // Copies through volatile references, for the volatile join that Kokkos before 4.2 requires of
+  // reducers: every member is read or written as a volatile scalar, none is cast away.
+  KOKKOS_INLINE_FUNCTION static LongAccumulator load(const volatile LongAccumulator& v) {
+    LongAccumulator r;
+    for (int i = 0; i < num_digits; ++i) r.digits_[i] = v.digits_[i];
+    r.flags_ = v.flags_;
+    r.deposits_ = v.deposits_;
+    return r;
+  }
+  KOKKOS_INLINE_FUNCTION void store(volatile LongAccumulator& v) const {
+    for (int i = 0; i < num_digits; ++i) v.digits_[i] = digits_[i];
+    v.flags_ = flags_;
+    v.deposits_ = deposits_;
+  }
+
   KOKKOS_INLINE_FUNCTION const std::uint64_t* digits() const { return digits_; }
   KOKKOS_INLINE_FUNCTION std::uint32_t flags() const { return flags_; }
 

@@ -1,0 +1,160 @@
+// ExKokkos::ExactSum as a Kokkos reducer inside user lambdas: range policies (several chunk
+// sizes), team policies with nested TeamThreadRange reductions, sums and exact products, on
+// Serial, OpenMP and the default space, bit for bit against the MPFR oracle.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+namespace {
+
+using ExKokkos::LongAccumulator;
+using ExKokkosTest::describe;
+using ExKokkosTest::same_bits;
+
+template <class Space>
+Kokkos::View<double*, typename Space::memory_space> to_view(const std::vector<double>& v) {
+  Kokkos::View<double*, typename Space::memory_space> d("v", v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+// sum_i x_i + x_i * y_i, exactly.
+double oracle(const std::vector<double>& x, const std::vector<double>& y) {
+  ExKokkosTest::ExactSum s;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    s.add(x[i]);
+    s.add_product(x[i], y[i]);
+  }
+  return s.round_double();
+}
+
+template <class Space>
+double range_reduce(const std::vector<double>& hx, const std::vector<double>& hy, int chunk) {
+  const auto x = to_view<Space>(hx), y = to_view<Space>(hy);
+  LongAccumulator acc;
+  Kokkos::RangePolicy<Space> policy(0, hx.size());
+  if (chunk > 0) policy.set_chunk_size(chunk);
+  Kokkos::parallel_reduce(
+      "exact_range", policy,
+      KOKKOS_LAMBDA(const int i, LongAccumulator& a) {
+        a.add(x(i));
+        a.add_product(x(i), y(i));
+      },
+      ExKokkos::ExactSum<Space>(acc));
+  return acc.round();
+}
+
+template <class Space>
+void check_range(const std::vector<double>& x, const std::vector<double>& y, const char* what) {
+  const double expected = oracle(x, y);
+  for (int chunk : {0, 1, 7, 1000}) {
+    const double got = range_reduce<Space>(x, y, chunk);
+    ASSERT_TRUE(same_bits(got, expected)) << what << " n=" << x.size() << " chunk " << chunk << ": "
+                                          << describe(got) << " vs " << describe(expected);
+  }
+}
+
+TEST(ExactSumReducer, RangePolicyOnEveryBackend) {
+  std::mt19937_64 rng(31);
+  for (const auto& g : ExKokkosTest::sum_generators()) {
+    for (std::size_t n : {0, 1, 17, 1000, 100000}) {
+      const std::vector<double> x = g.generate(n, rng);
+      const std::vector<double> y = ExKokkosTest::full_range(x.size(), rng);
+      check_range<Kokkos::Serial>(x, y, g.name.c_str());
+      check_range<Kokkos::DefaultHostExecutionSpace>(x, y, g.name.c_str());
+      check_range<Kokkos::DefaultExecutionSpace>(x, y, g.name.c_str());
+    }
+  }
+}
+
+// One exact sum per team over its row, through a nested TeamThreadRange reduction, and an exact
+// total over the teams; league and team sizes must not change a bit.
+template <class Space>
+void check_team(const std::vector<double>& hx, int rows, int league, int team_size) {
+  using Policy = Kokkos::TeamPolicy<Space>;
+  const int cols = static_cast<int>(hx.size()) / rows;
+  const auto x = to_view<Space>(hx);
+  Kokkos::View<double*, typename Space::memory_space> row_sums("row_sums", rows);
+  LongAccumulator total;
+  Kokkos::parallel_reduce(
+      "exact_team", Policy(league, team_size),
+      KOKKOS_LAMBDA(const typename Policy::member_type& team, LongAccumulator& t) {
+        for (int r = team.league_rank(); r < rows; r += team.league_size()) {
+          LongAccumulator row;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, cols),
+              [&](const int j, LongAccumulator& a) { a.add(x(r * cols + j)); },
+              ExKokkos::ExactSum<Space>(row));
+          Kokkos::single(Kokkos::PerTeam(team), [&]() {
+            row_sums(r) = row.round();
+            t.merge(row);
+          });
+        }
+      },
+      ExKokkos::ExactSum<Space>(total));
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_sums);
+  for (int r = 0; r < rows; ++r) {
+    const std::vector<double> row(hx.begin() + r * cols, hx.begin() + (r + 1) * cols);
+    ASSERT_TRUE(same_bits(h(r), ExKokkosTest::exact_sum(row)))
+        << "row " << r << " league " << league << " team " << team_size;
+  }
+  const std::vector<double> all(hx.begin(), hx.begin() + rows * cols);
+  ASSERT_TRUE(same_bits(total.round(), ExKokkosTest::exact_sum(all)))
+      << "total, league " << league << " team " << team_size;
+}
+
+TEST(ExactSumReducer, TeamPolicyWithNestedTeamThreadRange) {
+  std::mt19937_64 rng(32);
+  const std::vector<double> x = ExKokkosTest::lognormal_wide(64 * 200, rng);
+  const std::vector<double> c = ExKokkosTest::exact_cancellation(64 * 200, rng);
+  for (int league : {1, 3, 64}) {
+    for (int team : {1, 2}) {
+      check_team<Kokkos::DefaultHostExecutionSpace>(x, 64, league, team);
+      check_team<Kokkos::DefaultExecutionSpace>(c, 64, league, team);
+    }
+  }
+  check_team<Kokkos::Serial>(x, 64, 5, 1);
+}
+
+TEST(ExactSumReducer, NanAndInfinityPropagate) {
+  std::vector<double> x = {1.0, std::numeric_limits<double>::infinity(), 2.0};
+  std::vector<double> y = {1.0, 0.0, 1.0};  // inf * 0 in the products: NaN
+  EXPECT_TRUE(std::isnan(range_reduce<Kokkos::DefaultExecutionSpace>(x, y, 0)));
+  y[1] = 1.0;
+  EXPECT_TRUE(same_bits(range_reduce<Kokkos::DefaultExecutionSpace>(x, y, 0),
+                        std::numeric_limits<double>::infinity()));
+}
+
+// Not a timing test (speed is checked by benchmarks): prints the cost documented in the header.
+TEST(ExactSumReducer, PrintsItsCost) {
+  std::mt19937_64 rng(33);
+  const std::size_t n = 10000000;
+  const auto x = to_view<Kokkos::DefaultExecutionSpace>(ExKokkosTest::uniform(n, rng));
+  const auto t0 = std::chrono::steady_clock::now();
+  LongAccumulator acc;
+  Kokkos::parallel_reduce(
+      "exact", n, KOKKOS_LAMBDA(const int i, LongAccumulator& a) { a.add(x(i)); },
+      ExKokkos::ExactSum<Kokkos::DefaultExecutionSpace>(acc));
+  const auto t1 = std::chrono::steady_clock::now();
+  double plain = 0;
+  Kokkos::parallel_reduce(
+      "plain", n, KOKKOS_LAMBDA(const int i, double& a) { a += x(i); }, plain);
+  const auto t2 = std::chrono::steady_clock::now();
+  const double exact_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  const double plain_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+  std::printf("ExactSum reducer, 10^7 add(): %.1f ms; plain double parallel_reduce: %.1f ms\n",
+              exact_ms, plain_ms);
+  EXPECT_TRUE(same_bits(acc.round(), ExKokkos::exsum(x)));
+}
+
+}  // namespace
