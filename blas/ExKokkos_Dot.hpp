@@ -65,13 +65,9 @@ template <class ExecSpace, class XView, class YView,
                                   int>::type = 0>
 typename XView::non_const_value_type exdot(const ExecSpace& space, const XView& x, const YView& y,
                                            const Options& options = {}) {
-  using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exdot: x must hold double or float");
-  static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
-                "ExKokkos::exdot: x and y must hold the same value type");
-  Impl::check_same_extent("ExKokkos::exdot", x, y);
-  return Impl::reduce_to_scalar<T>(space, Impl::dot_terms_t<XView, YView>{x, y}, x.extent(0), 2,
-                                   options, "ExKokkos::exdot");
+  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
+  exdot(space, r, x, y, options);
+  return Impl::fetch_result(space, r);
 }
 
 template <class XView, class YView,

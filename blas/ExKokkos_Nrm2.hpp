@@ -65,8 +65,7 @@ template <class ExecSpace, class XView,
           typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
 typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView& x,
                                             const Options& options = {}) {
-  using T = typename XView::non_const_value_type;
-  Kokkos::View<T, typename ExecSpace::memory_space> r("ExKokkos::exnrm2::result");
+  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
   exnrm2(space, r, x, options);
   return Impl::fetch_result(space, r);
 }

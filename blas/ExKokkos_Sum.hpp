@@ -41,10 +41,9 @@ template <class ExecSpace, class XView,
           typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
 typename XView::non_const_value_type exsum(const ExecSpace& space, const XView& x,
                                            const Options& options = {}) {
-  using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: x must hold double or float");
-  return Impl::reduce_to_scalar<T>(space, Impl::SumTerms<XView>{x}, x.extent(0), 1, options,
-                                   "ExKokkos::exsum");
+  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
+  exsum(space, r, x, options);
+  return Impl::fetch_result(space, r);
 }
 
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>

@@ -6,6 +6,8 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Views.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -18,15 +20,7 @@ namespace {
 using ExKokkos::LongAccumulator;
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
-
-template <class Space>
-Kokkos::View<double*, typename Space::memory_space> to_view(const std::vector<double>& v) {
-  Kokkos::View<double*, typename Space::memory_space> d("v", v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-  Kokkos::deep_copy(d, h);
-  return d;
-}
+using ExKokkosTest::to_view;
 
 // sum_i x_i + x_i * y_i, exactly.
 double oracle(const std::vector<double>& x, const std::vector<double>& y) {

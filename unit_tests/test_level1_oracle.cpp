@@ -7,6 +7,8 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Views.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,6 +21,7 @@ namespace {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
+using ExKokkosTest::to_host;
 using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 
@@ -222,14 +225,6 @@ T oracle_axpby(T a, T x, T b, T y) {
   return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
 }
 
-template <class T, class V>
-std::vector<T> to_host(const V& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<T> out(v.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = h(i);
-  return out;
-}
-
 template <class T>
 void check_elementwise(const std::vector<T>& x, const std::vector<T>& y, T alpha, T beta,
                        const std::string& what) {
@@ -250,7 +245,7 @@ void check_elementwise(const std::vector<T>& x, const std::vector<T>& y, T alpha
     } else {
       ExKokkos::exaxpby(Space(), alpha, ix.strided, beta, iy.strided);
     }
-    const std::vector<T> got = layout == 0 ? to_host<T>(iy.left) : to_host<T>(iy.strided);
+    const std::vector<T> got = layout == 0 ? to_host(iy.left) : to_host(iy.strided);
     for (std::size_t i = 0; i < x.size(); ++i)
       ASSERT_TRUE(same_bits(got[i], axpby[i]))
           << "exaxpby " << what << " layout " << layout << " i=" << i << ": alpha "
@@ -259,11 +254,11 @@ void check_elementwise(const std::vector<T>& x, const std::vector<T>& y, T alpha
   }
   Inputs<T> ix(x), iy(y), out(y);
   ExKokkos::exaxpy(Space(), alpha, ix.right, iy.right);
-  const std::vector<T> got_axpy = to_host<T>(iy.right);
+  const std::vector<T> got_axpy = to_host(iy.right);
   ExKokkos::exscal(Space(), out.left, alpha, ix.left);
-  const std::vector<T> got_scal = to_host<T>(out.left);
+  const std::vector<T> got_scal = to_host(out.left);
   ExKokkos::exinvscal(Space(), out.strided, alpha, ix.strided);
-  const std::vector<T> got_invscal = to_host<T>(out.strided);
+  const std::vector<T> got_invscal = to_host(out.strided);
   for (std::size_t i = 0; i < x.size(); ++i) {
     ASSERT_TRUE(same_bits(got_axpy[i], axpy[i])) << "exaxpy " << what << " i=" << i;
     ASSERT_TRUE(same_bits(got_scal[i], scal[i])) << "exscal " << what << " i=" << i;
@@ -304,7 +299,7 @@ TEST(Level1Elementwise, TiesZerosAndSpecials) {
   // Signed zeros: -0 + -0 is -0.
   Inputs<double> ix(std::vector<double>{-0.0}), iy(std::vector<double>{-0.0});
   ExKokkos::exaxpby(Space(), 1.0, ix.left, 1.0, iy.left);
-  EXPECT_TRUE(same_bits(to_host<double>(iy.left)[0], -0.0));
+  EXPECT_TRUE(same_bits(to_host(iy.left)[0], -0.0));
 }
 
 TEST(Level1Elementwise, SerialAndOpenMPAgree) {

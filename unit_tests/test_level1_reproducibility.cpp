@@ -9,6 +9,8 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Views.hpp"
+
 #if defined(EXKOKKOS_TEST_HAVE_KOKKOSKERNELS)
 #include <KokkosBlas1_dot.hpp>
 #endif
@@ -28,20 +30,12 @@ namespace {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
+using ExKokkosTest::to_view;
 
 std::uint64_t bits(double x) {
   std::uint64_t b;
   std::memcpy(&b, &x, 8);
   return b;
-}
-
-template <class Space>
-Kokkos::View<double*, typename Space::memory_space> to_view(const std::vector<double>& v) {
-  Kokkos::View<double*, typename Space::memory_space> d("v", v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-  Kokkos::deep_copy(d, h);
-  return d;
 }
 
 struct Case {

@@ -10,6 +10,8 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Views.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>

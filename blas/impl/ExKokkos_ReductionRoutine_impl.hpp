@@ -80,13 +80,10 @@ typename RView::non_const_value_type fetch_result(const ExecSpace& space, const 
   return value;
 }
 
-// The same as reduce_into, returning the value (fences `space`).
-template <class T, class ExecSpace, class Terms>
-T reduce_to_scalar(const ExecSpace& space, const Terms& terms, std::int64_t n,
-                   int deposits_per_element, const Options& options, const char* routine) {
-  Kokkos::View<T, typename ExecSpace::memory_space> r("ExKokkos::result");
-  reduce_into<T>(space, r, terms, n, deposits_per_element, options, routine);
-  return fetch_result(space, r);
+// A rank-0 result view in the space's memory, for the forms that return a scalar.
+template <class T, class ExecSpace>
+Kokkos::View<T, typename ExecSpace::memory_space> result_view() {
+  return Kokkos::View<T, typename ExecSpace::memory_space>("ExKokkos::result");
 }
 
 }  // namespace Impl

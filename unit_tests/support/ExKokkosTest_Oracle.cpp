@@ -33,6 +33,28 @@ class ExponentRange {
   mpfr_exp_t emin_, emax_;
 };
 
+// Correct rounding to a binary format with `prec` bits and MPFR exponents [emin, emax] (MPFR's
+// significands are in [1/2, 1)): set the exponent range, let `op` round into prec bits, let
+// check_range produce overflow/underflow, then subnormalize, which uses the first rounding's
+// ternary value to avoid a double rounding (MPFR manual, "mpfr_subnormalize"). The result then
+// converts to T exactly.
+template <class T, class Op>
+T round_in_format(mpfr_exp_t emin, mpfr_exp_t emax, mpfr_prec_t prec, Op op) {
+  mpfr_t r;
+  mpfr_init2(r, prec);
+  T result;
+  {
+    ExponentRange range(emin, emax);
+    int t = op(r);
+    t = mpfr_check_range(r, t, MPFR_RNDN);
+    t = mpfr_subnormalize(r, t, MPFR_RNDN);
+    result = sizeof(T) == sizeof(double) ? static_cast<T>(mpfr_get_d(r, MPFR_RNDN))
+                                         : static_cast<T>(mpfr_get_flt(r, MPFR_RNDN));
+  }
+  mpfr_clear(r);
+  return result;
+}
+
 }  // namespace
 
 ExactSum::ExactSum() {
@@ -142,10 +164,6 @@ bool ExactSum::has_special() const {
   return nan_ || pos_inf_ || neg_inf_;
 }
 
-// Correct rounding to a binary format with `prec` bits and MPFR exponents [emin, emax] (MPFR's
-// significands are in [1/2, 1)): set the exponent range, round to prec bits, let check_range
-// produce overflow/underflow, then subnormalize, which uses the first rounding's ternary value to
-// avoid a double rounding (MPFR manual, "mpfr_subnormalize"). The result then converts exactly.
 template <class T>
 T ExactSum::round_to(mpfr_exp_t emin, mpfr_exp_t emax, mpfr_prec_t prec) const {
   if (nan_ || (pos_inf_ && neg_inf_)) return std::numeric_limits<T>::quiet_NaN();
@@ -155,19 +173,8 @@ T ExactSum::round_to(mpfr_exp_t emin, mpfr_exp_t emax, mpfr_prec_t prec) const {
     const bool negative = any_term_ && !not_neg_zero_;
     return negative ? -T(0) : T(0);
   }
-  mpfr_t r;
-  mpfr_init2(r, prec);
-  T result;
-  {
-    ExponentRange range(emin, emax);
-    int t = mpfr_set(r, value_, MPFR_RNDN);
-    t = mpfr_check_range(r, t, MPFR_RNDN);
-    t = mpfr_subnormalize(r, t, MPFR_RNDN);
-    result = sizeof(T) == sizeof(double) ? static_cast<T>(mpfr_get_d(r, MPFR_RNDN))
-                                         : static_cast<T>(mpfr_get_flt(r, MPFR_RNDN));
-  }
-  mpfr_clear(r);
-  return result;
+  return round_in_format<T>(emin, emax, prec,
+                            [&](mpfr_ptr r) { return mpfr_set(r, value_, MPFR_RNDN); });
 }
 
 double ExactSum::round_double() const {
@@ -225,8 +232,8 @@ float exact_dot(const std::vector<float>& x, const std::vector<float>& y) {
 
 namespace {
 
-// sqrt of the exact sum of squares, correctly rounded: mpfr_sqrt rounds correctly into a
-// prec-bit variable inside the target exponent range; check_range and subnormalize as above.
+// sqrt of the exact sum of squares, correctly rounded: mpfr_sqrt rounds correctly into the
+// target format (round_in_format).
 template <class T>
 T rounded_sqrt(const ExactSum& squares, mpfr_exp_t emin, mpfr_exp_t emax, mpfr_prec_t prec) {
   if (squares.has_special()) {
@@ -234,19 +241,8 @@ T rounded_sqrt(const ExactSum& squares, mpfr_exp_t emin, mpfr_exp_t emax, mpfr_p
     return static_cast<T>(std::isnan(s) ? s : std::sqrt(s));
   }
   if (squares.sign() == 0) return T(0);
-  mpfr_t r;
-  mpfr_init2(r, prec);
-  T result;
-  {
-    ExponentRange range(emin, emax);
-    int t = mpfr_sqrt(r, squares.value(), MPFR_RNDN);
-    t = mpfr_check_range(r, t, MPFR_RNDN);
-    t = mpfr_subnormalize(r, t, MPFR_RNDN);
-    result = sizeof(T) == sizeof(double) ? static_cast<T>(mpfr_get_d(r, MPFR_RNDN))
-                                         : static_cast<T>(mpfr_get_flt(r, MPFR_RNDN));
-  }
-  mpfr_clear(r);
-  return result;
+  return round_in_format<T>(emin, emax, prec,
+                            [&](mpfr_ptr r) { return mpfr_sqrt(r, squares.value(), MPFR_RNDN); });
 }
 
 }  // namespace
