@@ -79,6 +79,13 @@ T oracle_dot(const std::vector<T>& x, const std::vector<T>& y) {
   for (std::size_t i = 0; i < x.size(); ++i) s.add_product(double(x[i]), double(y[i]));
   return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
 }
+template <class T>
+T oracle_axpby(T a, T x, T b, T y) {
+  ExKokkosTest::ExactSum s;
+  s.add_product(double(a), double(x));
+  s.add_product(double(b), double(y));
+  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
+}
 double oracle_nrm2(const std::vector<double>& v) {
   return ExKokkosTest::exact_nrm2(v);
 }
@@ -158,10 +165,21 @@ TEST(Level1Reductions, ProductGeneratorsAndIllConditionedDots) {
 TEST(Level1Reductions, TenMillionElements) {
   std::mt19937_64 rng(2028);
   const std::vector<double> x = ExKokkosTest::uniform(10000000, rng);
-  const std::vector<double> y = ExKokkosTest::uniform(x.size(), rng);
+  const std::vector<double> y = ExKokkosTest::normal(x.size(), rng);
   Inputs<double> ix(x), iy(y);
   EXPECT_TRUE(same_bits(ExKokkos::exsum(Space(), ix.left), oracle_sum(x)));
-  EXPECT_TRUE(same_bits(ExKokkos::exdot(Space(), ix.left, iy.left), oracle_dot(x, y)));
+  EXPECT_TRUE(same_bits(ExKokkos::exasum(Space(), ix.strided), oracle_asum(x)));
+  EXPECT_TRUE(same_bits(ExKokkos::exdot(Space(), ix.left, iy.right), oracle_dot(x, y)));
+  EXPECT_TRUE(same_bits(ExKokkos::exnrm2(Space(), ix.right), oracle_nrm2(x)));
+  const std::vector<float> fx = as<float>(x), fy = as<float>(y);
+  Inputs<float> jx(fx), jy(fy);
+  EXPECT_TRUE(same_bits(ExKokkos::exsum(Space(), jx.left), oracle_sum(fx)));
+  EXPECT_TRUE(same_bits(ExKokkos::exdot(Space(), jx.left, jy.left), oracle_dot(fx, fy)));
+  // exaxpby on 10^7 elements, every one checked.
+  ExKokkos::exaxpby(Space(), 0.1, ix.left, -3.0, iy.left);
+  const std::vector<double> got = to_host(iy.left);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    ASSERT_TRUE(same_bits(got[i], oracle_axpby(0.1, x[i], -3.0, y[i]))) << "i=" << i;
 }
 
 TEST(Level1Reductions, Nrm2WithoutSpuriousOverflowOrUnderflow) {
@@ -216,14 +234,6 @@ TEST(Level1Reductions, MismatchedExtentsThrowNamingRoutineAndExtents) {
 }
 
 // --- Elementwise --------------------------------------------------------------------------------
-
-template <class T>
-T oracle_axpby(T a, T x, T b, T y) {
-  ExKokkosTest::ExactSum s;
-  s.add_product(double(a), double(x));
-  s.add_product(double(b), double(y));
-  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
-}
 
 template <class T>
 void check_elementwise(const std::vector<T>& x, const std::vector<T>& y, T alpha, T beta,
