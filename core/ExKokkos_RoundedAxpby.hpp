@@ -3,9 +3,10 @@
 //
 // Double: both products are split exactly with TwoProd, a*x + b*y = p1 + e1 + p2 + e2, and
 //   r = RN(RN(p1 + p2) + RN(e1 + e2)),  with  V - r = re + t + qe  exactly
-// (the three TwoSum errors). r is the correctly rounded V whenever |V - r| is certainly below
-// half the smaller gap around r; the error of the computed d = (re + t) + qe is far below the
-// margin used. Otherwise (near a tie, zero or near-zero results whose sign of zero matters,
+// (the three TwoSum errors). r is the correctly rounded V whenever |V - r| is below half the gap
+// to r's neighbour on that side; when d = re + t + qe is computed exactly an exact tie is settled
+// to even, otherwise the error of d is far below the margin used. Otherwise (inexact near-ties,
+// zero or near-zero results whose sign of zero matters,
 // products outside TwoProd's exact range, NaN/Inf) the exact long accumulator decides: slower,
 // and rare on ordinary data.
 //
@@ -45,10 +46,29 @@ KOKKOS_INLINE_FUNCTION double rounded_axpby(double a, double x, double b, double
     two_sum(s, q, r, re);
     const double ar = compat::fabs(r);
     if (ar >= 0x1p-1000 && ar < 0x1p1000) {
-      const double d = (re + t) + qe;  // V - r, with a relative error below 2^-51
-      const double margin = (compat::fabs(re) + compat::fabs(t) + compat::fabs(qe)) * 0x1p-49;
-      const double half_gap = (ar - next_down_positive(ar)) * 0.5;  // the smaller of the two gaps
-      if (compat::fabs(d) + margin < half_gap) return r;
+      // V - r = re + t + qe; d is that sum, exact when both of its additions are.
+      double u, u_err, d, d_err;
+      two_sum(re, t, u, u_err);
+      two_sum(u, qe, d, d_err);
+      const bool exact = u_err == 0.0 && d_err == 0.0;
+      // Half the gap to the neighbour on d's side of r (below a power of two it is half as wide).
+      const bool away_from_zero = (d > 0.0) == (r > 0.0);
+      const double half_gap =
+          (away_from_zero ? next_up_nonnegative(ar) - ar : ar - next_down_positive(ar)) * 0.5;
+      const double ad = compat::fabs(d);
+      if (exact) {
+        if (ad < half_gap) return r;
+        // An exact tie between r and that neighbour: ties go to the even one. Adding a common
+        // ordinary pair of doubles produces such ties often (an exact sum one bit too long).
+        if (ad == half_gap) {
+          if (is_even(ar)) return r;
+          const double n = away_from_zero ? next_up_nonnegative(ar) : next_down_positive(ar);
+          return r > 0.0 ? n : -n;
+        }
+      } else {
+        const double margin = (compat::fabs(re) + compat::fabs(t) + compat::fabs(qe)) * 0x1p-49;
+        if (ad + margin < half_gap) return r;  // |V - r| < half_gap for certain
+      }
     }
   }
   return rounded_axpby_exact(a, x, b, y);

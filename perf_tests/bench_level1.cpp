@@ -125,6 +125,29 @@ int main(int argc, char** argv) {
       register_one(
           "exsum", data, n, [](Inputs& in) { return ExKokkos::exsum(Space(), in.x); }, 8);
       register_one(
+          "exnrm2", data, n, [](Inputs& in) { return ExKokkos::exnrm2(Space(), in.x); }, 8);
+      // axpby writes y: y = 1 * x + 0.5 * y keeps the data's range over repetitions.
+      register_one(
+          "exaxpby", data, n,
+          [](Inputs& in) {
+            ExKokkos::exaxpby(Space(), 1.0, in.x, 0.5, in.y);
+            Space().fence();
+            return 0.0;
+          },
+          24);
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_one(
+          "KokkosBlas::nrm2", data, n, [](Inputs& in) { return KokkosBlas::nrm2(in.x); }, 8);
+      register_one(
+          "KokkosBlas::axpby", data, n,
+          [](Inputs& in) {
+            KokkosBlas::axpby(1.0, in.x, 0.5, in.y);
+            Space().fence();
+            return 0.0;
+          },
+          24);
+#endif
+      register_one(
           "parallel_reduce_sum", data, n,
           [](Inputs& in) {
             double s = 0;
