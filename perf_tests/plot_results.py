@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Turns Google Benchmark JSON from the ExKokkos perf_tests into PNG plots.
 
-    python3 perf_tests/plot_results.py results/bench_level1.json [-o results/]
+    /usr/bin/python3 perf_tests/plot_results.py results/bench_level1.json [-o results/]
+
+Needs matplotlib (Debian: python3-matplotlib, installed by scripts/install_deps.sh).
 
 One plot per data set: time per call against n for every routine (log-log), and one plot of the
 time ratio of each exact routine to its baselines, as paired in the benchmark's ratio table.
@@ -60,7 +62,7 @@ def main():
             if not a or not b:
                 continue
             ns = sorted(set(a) & set(b))
-            ax2.semilogx(ns, [a[n] / b[n] for n in ns], marker="o", label=f"{exact} / {base}")
+            ax2.loglog(ns, [a[n] / b[n] for n in ns], marker="o", label=f"{exact} / {base}")
         ax1.set(title=f"time per call ({data})", xlabel="n", ylabel="ms")
         ax2.set(title=f"time ratio, exact / ordinary ({data})", xlabel="n", ylabel="ratio")
         ax2.axhline(1.0, color="gray", linewidth=0.8)
