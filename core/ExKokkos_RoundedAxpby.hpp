@@ -30,16 +30,20 @@ KOKKOS_INLINE_FUNCTION double rounded_axpby_exact(double a, double x, double b, 
   return acc.round();
 }
 
-// TwoProd is exact for this product (an exact zero included).
-KOKKOS_INLINE_FUNCTION bool product_splits_exactly(double p, double a, double b) {
-  return two_prod_is_exact(p) || (p == 0.0 && (a == 0.0 || b == 0.0));
+// TwoProd is exact for this product (an exact zero included). Bitwise operators, not && and ||,
+// so that no branch stops a loop over elements from vectorizing.
+KOKKOS_FORCEINLINE_FUNCTION bool product_splits_exactly(double p, double a, double b) {
+  const double ap = compat::fabs(p);
+  return ((ap >= EftLimits<double>::small_product) & (ap < EftLimits<double>::big)) |
+         ((p == 0.0) & ((a == 0.0) | (b == 0.0)));
 }
 
-// The fast path alone, written without branches so that a loop over elements vectorizes (a
-// branchy version is bound by the latency of its TwoSum chain: ~50 cycles per element). Returns
+// The fast path alone, written without branches and always inlined, so that a loop over elements
+// vectorizes (GCC leaves it out of line otherwise, and a call per element with its TwoSum chain
+// costs ~50 cycles). Returns
 // true when `result` is certainly RN(a x + b y); otherwise the caller takes rounded_axpby_exact.
-KOKKOS_INLINE_FUNCTION bool rounded_axpby_fast(double a, double x, double b, double y,
-                                               double& result) {
+KOKKOS_FORCEINLINE_FUNCTION bool rounded_axpby_fast(double a, double x, double b, double y,
+                                                    double& result) {
   double p1, e1, p2, e2;
   two_prod(a, x, p1, e1);
   two_prod(b, y, p2, e2);
