@@ -1,6 +1,7 @@
 // ExKokkos::exscal and ExKokkos::exinvscal: y(i) = RN(alpha * x(i)) and y(i) = RN(x(i) / alpha).
 // One IEEE multiplication or division per element is already correctly rounded; exinvscal
 // divides (it does not multiply by a rounded 1/alpha), which the LU relies on. y may alias x.
+// As KokkosBlas::scal does, alpha == 0 writes zeros without reading x (no NaN from 0 * inf).
 //
 //   ExKokkos::exscal(space, y, alpha, x);      ExKokkos::exscal(y, alpha, x);
 //   ExKokkos::exinvscal(space, y, alpha, x);   ExKokkos::exinvscal(y, alpha, x);
@@ -19,7 +20,7 @@ struct ScalFunctor {
   XView x;
   T alpha;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
-    y(i) = mul_rn(alpha, T(x(i)));
+    y(i) = alpha == T(0) ? T(0) : mul_rn(alpha, T(x(i)));
   }
 };
 

@@ -245,8 +245,8 @@ void check_elementwise(const std::vector<T>& x, const std::vector<T>& y, T alpha
                    ? (alpha == T(0) ? T(0) : T(alpha * x[i]))
                    : (alpha == T(0) ? T(beta * y[i]) : oracle_axpby(alpha, x[i], beta, y[i]));
     axpy[i] = alpha == T(0) ? y[i] : oracle_axpby(alpha, x[i], T(1), y[i]);
-    scal[i] = alpha * x[i];     // one IEEE multiplication is correctly rounded
-    invscal[i] = x[i] / alpha;  // one IEEE division is correctly rounded
+    scal[i] = alpha == T(0) ? T(0) : alpha * x[i];  // KokkosBlas: alpha = 0 writes zeros
+    invscal[i] = x[i] / alpha;                      // one IEEE division is correctly rounded
   }
   for (int layout = 0; layout < 2; ++layout) {
     Inputs<T> ix(x), iy(y);
