@@ -9,12 +9,32 @@
 // A block whose terms are not all safe for an expansion (|x| >= 2^1000, NaN, inf; for products a
 // TwoProd that may be inexact) is refused as a whole and nothing is added: the caller then adds
 // those W terms one by one through a scalar Expansion, whose checks route each term exactly.
+//
+// Sinks. One sink may take the leftovers of every lane (a dot product: all lanes add up to one
+// sum), or PerLaneSinks gives lane j a sink of its own (exgemv: lane j is row j of a block of y).
 #ifndef EXKOKKOS_EXPANSIONLANES_HPP
 #define EXKOKKOS_EXPANSIONLANES_HPP
 
 #include "ExKokkos_Expansion.hpp"
 
 namespace ExKokkos {
+
+// Lane j's leftovers go to sinks[j].
+template <class Sink>
+struct PerLaneSinks {
+  Sink* sinks;
+};
+
+namespace Impl {
+template <class Sink>
+KOKKOS_INLINE_FUNCTION Sink& lane_sink(Sink& sink, int /*lane*/) {
+  return sink;
+}
+template <class Sink>
+KOKKOS_INLINE_FUNCTION Sink& lane_sink(PerLaneSinks<Sink>& sinks, int lane) {
+  return sinks.sinks[lane];
+}
+}  // namespace Impl
 
 template <int N, int W>
 class ExpansionLanes {
@@ -100,7 +120,7 @@ class ExpansionLanes {
     for (int j = 0; j < W; ++j) leftover |= static_cast<int>(x[j] != 0.0);
     if (leftover) {
       for (int j = 0; j < W; ++j)
-        if (x[j] != 0.0) sink.add(x[j]);
+        if (x[j] != 0.0) Impl::lane_sink(sink, j).add(x[j]);
     }
   }
 
@@ -118,10 +138,11 @@ class ExpansionLanes {
 
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void flush_lane(int j, Sink& sink) {
-    sink.add(slot_[0][j]);  // even a zero: its sign matters
+    auto& s = Impl::lane_sink(sink, j);
+    s.add(slot_[0][j]);  // even a zero: its sign matters
     slot_[0][j] = -0.0;
     for (int i = 1; i < N; ++i) {
-      if (slot_[i][j] != 0.0) sink.add(slot_[i][j]);
+      if (slot_[i][j] != 0.0) s.add(slot_[i][j]);
       slot_[i][j] = 0.0;
     }
   }

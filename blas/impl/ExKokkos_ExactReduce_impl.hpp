@@ -15,10 +15,10 @@
 #ifndef EXKOKKOS_EXACTREDUCE_IMPL_HPP
 #define EXKOKKOS_EXACTREDUCE_IMPL_HPP
 
+#include "ExKokkos_LaneWalk_impl.hpp"
 #include "ExKokkos_Tuning_impl.hpp"
 
 #include <ExKokkos_Expansion.hpp>
-#include <ExKokkos_ExpansionLanes.hpp>
 #include <ExKokkos_LeagueAccumulator.hpp>
 #include <ExKokkos_TeamAccumulator.hpp>
 #include <impl/ExKokkos_AccumulatorRounding.hpp>
@@ -28,41 +28,6 @@
 
 namespace ExKokkos {
 namespace Impl {
-
-// Adds element i through a scalar expansion.
-template <class Terms, class Exp, class Sink>
-KOKKOS_INLINE_FUNCTION void add_term(const Terms& terms, std::int64_t i, Exp& e, Sink& sink,
-                                     std::false_type /*is_product*/) {
-  e.add(terms(i), sink);
-}
-template <class Terms, class Exp, class Sink>
-KOKKOS_INLINE_FUNCTION void add_term(const Terms& terms, std::int64_t i, Exp& e, Sink& sink,
-                                     std::true_type /*is_product*/) {
-  double a, b;
-  terms(i, a, b);
-  e.add_product(a, b, sink);
-}
-
-// Adds elements [i, i + W) to the lanes; false if the block was refused (see ExpansionLanes).
-template <class Terms, class Lanes, class Sink>
-KOKKOS_INLINE_FUNCTION bool add_block(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
-                                      std::false_type /*is_product*/) {
-  double v[Lanes::lanes];
-  for (int j = 0; j < Lanes::lanes; ++j) v[j] = terms(i + j);
-  return lanes.add(v, sink);
-}
-template <class Terms, class Lanes, class Sink>
-KOKKOS_INLINE_FUNCTION bool add_block(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
-                                      std::true_type /*is_product*/) {
-  double a[Lanes::lanes], b[Lanes::lanes];
-  for (int j = 0; j < Lanes::lanes; ++j) terms(i + j, a[j], b[j]);
-  return lanes.add_products(a, b, sink);
-}
-
-// Lanes per CPU thread: four AVX-512 registers per slot, enough independent TwoSum
-// chains to hide their latency. Measured on 2-core AVX-512 EPYC, exdot 2^24: 8 lanes 49 ms,
-// 16 lanes 26 ms, 32 lanes 19 ms, 64 lanes 18 ms.
-constexpr int host_lanes = 32;
 
 template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
 struct ExactReduceFunctor {
@@ -126,17 +91,7 @@ struct ExactReduceFunctor {
     const std::int64_t threads = team.team_size(), rank = team.team_rank();
     const std::int64_t first = begin + len * rank / threads;
     const std::int64_t last = begin + len * (rank + 1) / threads;
-    ExpansionLanes<N, host_lanes> lanes;
-    Expansion<N, false> scalar;  // the tail, and blocks the lanes refuse
-    std::int64_t i = first;
-    for (; i + host_lanes <= last; i += host_lanes) {
-      if (!add_block(terms, i, lanes, sink, is_product())) {
-        for (int j = 0; j < host_lanes; ++j) add_term(terms, i + j, scalar, sink, is_product());
-      }
-    }
-    for (; i < last; ++i) add_term(terms, i, scalar, sink, is_product());
-    lanes.flush(sink);
-    scalar.flush(sink);
+    accumulate_with_lanes<N>(terms, first, last, sink);
   }
 };
 

@@ -115,12 +115,15 @@ KOKKOS_INLINE_FUNCTION void deposit_double(DigitAdder& add, double x) {
   deposit_words(add, position >> 5, position & 31, d.negative, w, 2);
 }
 
-// Deposits the exact product of two finite non-zero doubles: ma * mb < 2^106 is formed exactly in
-// 32-bit words (every partial product of 32-bit halves fits in 64 bits), and lands at bit position
-// ea + eb + 2148 >= 0, i.e. in at most five consecutive digits. Exact whatever a * b would do in
-// floating point (overflow, underflow, subnormal factors).
-template <class DigitAdder>
-KOKKOS_INLINE_FUNCTION void deposit_product(DigitAdder& add, double a, double b) {
+// The exact product of two finite non-zero doubles as an integer of four 32-bit words times
+// 2^exponent: ma * mb < 2^106 is formed in 32-bit halves (every partial product fits in 64 bits).
+struct ProductWords {
+  std::uint64_t w[4];
+  int exponent;  // of bit 0 of w[0], >= -2148
+  bool negative;
+};
+
+KOKKOS_INLINE_FUNCTION ProductWords product_words(double a, double b) {
   constexpr std::uint64_t mask = AccumulatorFormat::digit_mask;
   const DecomposedDouble da = decompose(a), db = decompose(b);
   const std::uint64_t a0 = da.significand & mask, a1 = da.significand >> 32;  // a1 < 2^21
@@ -128,9 +131,19 @@ KOKKOS_INLINE_FUNCTION void deposit_product(DigitAdder& add, double a, double b)
   const std::uint64_t low = a0 * b0;                          // < 2^64
   const std::uint64_t mid = a1 * b0 + a0 * b1 + (low >> 32);  // < 2^54 + 2^32
   const std::uint64_t high = a1 * b1 + (mid >> 32);           // < 2^43
-  const std::uint64_t w[4] = {low & mask, mid & mask, high & mask, high >> 32};
-  const int position = da.exponent + db.exponent - AccumulatorFormat::lsb_exponent;
-  deposit_words(add, position >> 5, position & 31, da.negative != db.negative, w, 4);
+  return ProductWords{{low & mask, mid & mask, high & mask, high >> 32},
+                      da.exponent + db.exponent,
+                      da.negative != db.negative};
+}
+
+// Deposits the exact product of two finite non-zero doubles at bit position
+// ea + eb + 2148 >= 0, i.e. in at most five consecutive digits. Exact whatever a * b would do in
+// floating point (overflow, underflow, subnormal factors).
+template <class DigitAdder>
+KOKKOS_INLINE_FUNCTION void deposit_product(DigitAdder& add, double a, double b) {
+  const ProductWords p = product_words(a, b);
+  const int position = p.exponent - AccumulatorFormat::lsb_exponent;
+  deposit_words(add, position >> 5, position & 31, p.negative, p.w, 4);
 }
 
 // Carry propagation: afterwards digits 0 .. n-2 lie in [0, 2^32) and the top digit, read as a

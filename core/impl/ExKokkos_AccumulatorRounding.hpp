@@ -12,11 +12,13 @@
 namespace ExKokkos {
 namespace Impl {
 
-// A magnitude held in num_digits + 1 digits of exactly 32 bits each (the top digit of a
-// normalized accumulator may hold more than 32 bits; it is split in two here).
-struct Magnitude {
-  static constexpr int size = AccumulatorFormat::num_digits + 1;
-  std::uint64_t digit[size];
+// A non-negative integer held in Size digits of exactly 32 bits each (a normalized
+// accumulator's top digit may hold more than 32 bits; it is split before it lands here). Wider
+// frames than the accumulator's use it too (ExKokkos_ScaledSumRounding.hpp).
+template <int Size>
+struct MagnitudeDigits {
+  static constexpr int size = Size;
+  std::uint64_t digit[Size];
 
   // Bits [position, position + count) as an integer, 0 < count <= 53, 0 <= position.
   KOKKOS_INLINE_FUNCTION std::uint64_t bits(int position, int count) const {
@@ -42,6 +44,8 @@ struct Magnitude {
   }
 };
 
+using Magnitude = MagnitudeDigits<AccumulatorFormat::num_digits + 1>;
+
 // The value that the flags alone decide (NaN, infinities), if any.
 template <class T>
 KOKKOS_INLINE_FUNCTION bool special_result(std::uint32_t flags, T& result) {
@@ -58,28 +62,18 @@ KOKKOS_INLINE_FUNCTION bool special_result(std::uint32_t flags, T& result) {
   return false;
 }
 
-// Rounds the value of a normalized accumulator (digits as left by normalize_digits) to T.
-template <class T>
-KOKKOS_INLINE_FUNCTION T round_normalized(const std::uint64_t* normalized, std::uint32_t flags) {
+// Steps 3 to 6: rounds (-1)^negative * m * 2^frame_lsb to T. The frame must reach below T's
+// smallest subnormal by at least one bit (frame_lsb < min_subnormal_lsb), so that the guard bit
+// exists; every ExKokkos frame reaches far below (2^-2148 or lower). `flags` decides the sign of
+// an exact zero (IEEE addition: -0 only if there were terms and all of them were -0).
+template <class T, int Size>
+KOKKOS_INLINE_FUNCTION T round_magnitude(const MagnitudeDigits<Size>& m, int frame_lsb,
+                                         bool negative, std::uint32_t flags) {
   using Fmt = FloatFormat<T>;
-  constexpr int n = AccumulatorFormat::num_digits;
-  T special;
-  if (special_result(flags, special)) return special;
-
-  // Step 2: magnitude and sign.
-  Magnitude m;
-  for (int i = 0; i < n; ++i) m.digit[i] = normalized[i];
-  m.digit[n] = 0;
-  const bool negative = normalized_is_negative(m.digit, n);
-  if (negative) negate_normalized(m.digit, n);
-  m.digit[n] = m.digit[n - 1] >> 32;  // the top digit may exceed 32 bits: split it
-  m.digit[n - 1] &= AccumulatorFormat::digit_mask;
-
   // Step 3: the most significant set bit.
-  int top = Magnitude::size - 1;
+  int top = Size - 1;
   while (top >= 0 && m.digit[top] == 0) --top;
   if (top < 0) {
-    // An exact zero: -0 only if there were terms and all of them were -0 (IEEE addition).
     const bool neg_zero =
         (flags & AccumulatorFlags::any_term) != 0 && (flags & AccumulatorFlags::not_neg_zero) == 0;
     return compose<T>(neg_zero, 0, Fmt::min_subnormal_lsb);
@@ -88,11 +82,11 @@ KOKKOS_INLINE_FUNCTION T round_normalized(const std::uint64_t* normalized, std::
 
   // Step 4: the last kept bit is `precision` bits below the leading one, but never below the
   // last bit of the subnormals.
-  const int subnormal_lsb_position = Fmt::min_subnormal_lsb - AccumulatorFormat::lsb_exponent;
+  const int subnormal_lsb_position = Fmt::min_subnormal_lsb - frame_lsb;  // >= 1
   int lsb = msb - (Fmt::precision - 1);
   if (lsb < subnormal_lsb_position) lsb = subnormal_lsb_position;
   std::uint64_t significand = msb >= lsb ? m.bits(lsb, msb - lsb + 1) : 0;
-  const bool guard = m.bit(lsb - 1);  // lsb >= 1074 > 0
+  const bool guard = m.bit(lsb - 1);
   const bool sticky = m.any_below(lsb - 1);
 
   // Step 5: round to nearest, ties to even; a carry out of the significand moves the exponent.
@@ -105,9 +99,33 @@ KOKKOS_INLINE_FUNCTION T round_normalized(const std::uint64_t* normalized, std::
   }
 
   // Step 6: compose, or overflow to infinity.
-  const int lsb_exponent = lsb + AccumulatorFormat::lsb_exponent;
+  const int lsb_exponent = lsb + frame_lsb;
   if (lsb_exponent + Fmt::precision - 1 > Fmt::max_exponent) return signed_infinity<T>(negative);
   return compose<T>(negative, significand, lsb_exponent);
+}
+
+// Step 2 for digits as normalize_digits leaves them (every digit but the top in [0, 2^32), the
+// top one signed): the magnitude in Size = n + 1 digits of 32 bits; returns the sign.
+template <int Size>
+KOKKOS_INLINE_FUNCTION bool magnitude_of_normalized(const std::uint64_t* normalized,
+                                                    MagnitudeDigits<Size>& m) {
+  constexpr int n = Size - 1;
+  for (int i = 0; i < n; ++i) m.digit[i] = normalized[i];
+  const bool negative = normalized_is_negative(m.digit, n);
+  if (negative) negate_normalized(m.digit, n);
+  m.digit[n] = m.digit[n - 1] >> 32;  // the top digit may exceed 32 bits: split it
+  m.digit[n - 1] &= AccumulatorFormat::digit_mask;
+  return negative;
+}
+
+// Rounds the value of a normalized accumulator (digits as left by normalize_digits) to T.
+template <class T>
+KOKKOS_INLINE_FUNCTION T round_normalized(const std::uint64_t* normalized, std::uint32_t flags) {
+  T special;
+  if (special_result(flags, special)) return special;
+  Magnitude m;
+  const bool negative = magnitude_of_normalized(normalized, m);
+  return round_magnitude<T>(m, AccumulatorFormat::lsb_exponent, negative, flags);
 }
 
 }  // namespace Impl
