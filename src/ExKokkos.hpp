@@ -22,5 +22,7 @@
 #include "ExKokkos_Nrm2.hpp"
 #include "ExKokkos_Scal.hpp"
 #include "ExKokkos_Sum.hpp"
+#include "ExKokkos_ScaledSumRounding.hpp"
+#include "ExKokkos_Gemv.hpp"
 
 #endif  // EXKOKKOS_HPP

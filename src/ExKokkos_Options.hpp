@@ -6,6 +6,14 @@
 
 namespace ExKokkos {
 
+// How a matrix routine (exgemv) maps its rows onto threads. Every schedule gives the same bits.
+enum class Schedule : int {
+  automatic,        // by backend and layout (host: the lanes that read A contiguously)
+  output_lanes,     // host: one thread per block of 32 outputs, vectorized across outputs
+  inner_lanes,      // host: one thread per output, vectorized along its dot product
+  team_per_output,  // any backend: a team per output, its threads striding the dot product
+};
+
 struct Options {
   // Doubles per floating-point expansion (per thread): 2, 3, 4, 6 or 8.
   int expansion_size = 0;
@@ -16,6 +24,8 @@ struct Options {
   int team_size = 0;
   int league_size = 0;
   int accumulators_per_team = 0;
+  // Matrix routines only.
+  Schedule schedule = Schedule::automatic;
 };
 
 }  // namespace ExKokkos

@@ -1,0 +1,281 @@
+// The kernels behind exgemv. Every output y_i needs the exact sum S_i = sum_k op(A)(i, k) x(k)
+// and then one rounding of alpha S_i + beta y_i (core/ExKokkos_ScaledSumRounding.hpp). The
+// schedules differ only in how the terms of S_i reach an exact sink, so they give the same bits
+// (ExBLAS, ExGEMV: an expansion per thread, flushed into long accumulators):
+//   output_lanes (host): a thread takes 32 consecutive outputs, one expansion lane and one long
+//     accumulator each, and walks k: when op(A)'s columns are contiguous (y = A x with LayoutLeft)
+//     the 32 loads are one contiguous slice, vectorized across outputs;
+//   inner_lanes (host): a thread takes one output and walks its dot product 32 terms at a time
+//     (the lanes of exdot): for contiguous rows of op(A) (A^T x with LayoutLeft);
+//   team_per_output (any backend): a team per output, its threads striding k with an expansion
+//     each, flushed into the team's accumulators in scratch memory, rounded by one thread.
+#ifndef EXKOKKOS_GEMV_IMPL_HPP
+#define EXKOKKOS_GEMV_IMPL_HPP
+
+#include "ExKokkos_LaneWalk_impl.hpp"
+#include "ExKokkos_ReductionRoutine_impl.hpp"
+
+#include <ExKokkos_ScaledSumRounding.hpp>
+
+#include <string>
+
+namespace ExKokkos {
+namespace Impl {
+
+// op(A)(i, k): A(i, k), or A(k, i) when Transposed ("T", "C": the same for real values).
+template <class AView, bool Transposed>
+struct MatrixOperand {
+  AView A;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i, std::int64_t k) const {
+    return Transposed ? A(k, i) : A(i, k);
+  }
+  std::int64_t outputs() const { return static_cast<std::int64_t>(A.extent(Transposed ? 1 : 0)); }
+  std::int64_t inner() const { return static_cast<std::int64_t>(A.extent(Transposed ? 0 : 1)); }
+  // True when consecutive k are adjacent in memory (a row of op(A) is contiguous).
+  bool inner_contiguous() const { return A.stride(Transposed ? 0 : 1) == 1; }
+};
+
+// The terms of S_i for the expansions: exact products of doubles, or, for floats, the product
+// itself (two floats multiply exactly in double).
+template <class Op, class XView, bool IsDouble>
+struct RowTerms {
+  static constexpr bool is_product = true;
+  Op op;
+  XView x;
+  std::int64_t i;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, double& a, double& b) const {
+    a = op(i, k);
+    b = x(k);
+  }
+};
+template <class Op, class XView>
+struct RowTerms<Op, XView, false> {
+  static constexpr bool is_product = false;
+  Op op;
+  XView x;
+  std::int64_t i;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return op(i, k) * double(x(k)); }
+};
+
+// What every schedule does with an output once S_i is exact.
+template <class YView>
+struct GemvFinish {
+  using T = typename YView::non_const_value_type;
+  YView y;
+  T alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, const LongAccumulator& s) const {
+    const bool read_y = beta != T(0);
+    y(i) = round_scaled_sum<T>(s, alpha, beta, read_y ? double(y(i)) : 0.0, read_y);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, const std::uint64_t* normalized,
+                                         std::uint32_t flags) const {
+    const bool read_y = beta != T(0);
+    y(i) = round_scaled_sum<T>(normalized, flags, alpha, beta, read_y ? double(y(i)) : 0.0, read_y);
+  }
+};
+
+template <class Op, class XView, class YView, int N>
+struct OutputLanesFunctor {
+  static constexpr int W = host_lanes;
+  static constexpr bool is_double =
+      std::is_same<typename YView::non_const_value_type, double>::value;
+  Op op;
+  XView x;
+  GemvFinish<YView> finish;
+  std::int64_t m, k_count;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
+    const std::int64_t r0 = block * W;
+    const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
+    LongAccumulator acc[W];
+    PerLaneSinks<LongAccumulator> sinks{acc};
+    ExpansionLanes<N, W> lanes;
+    // Lanes past the last output (a partial block) repeat its row; their sums are discarded.
+    std::int64_t row[W];
+    for (int j = 0; j < W; ++j) row[j] = r0 + (j < count ? j : count - 1);
+    for (std::int64_t k = 0; k < k_count; ++k) {
+      const double xk = x(k);
+      if (is_double) {
+        double a[W], b[W];
+        for (int j = 0; j < W; ++j) {
+          a[j] = op(row[j], k);
+          b[j] = xk;
+        }
+        if (!lanes.add_products(a, b, sinks))  // refused: exact products, output by output
+          for (int j = 0; j < count; ++j) acc[j].add_product(a[j], b[j]);
+      } else {
+        double v[W];
+        for (int j = 0; j < W; ++j) v[j] = op(row[j], k) * xk;
+        if (!lanes.add(v, sinks))
+          for (int j = 0; j < count; ++j) acc[j].add(v[j]);
+      }
+    }
+    lanes.flush(sinks);
+    for (int j = 0; j < count; ++j) finish(r0 + j, acc[j]);
+  }
+};
+
+template <class Op, class XView, class YView, int N>
+struct InnerLanesFunctor {
+  using terms_type =
+      RowTerms<Op, XView, std::is_same<typename YView::non_const_value_type, double>::value>;
+  Op op;
+  XView x;
+  GemvFinish<YView> finish;
+  std::int64_t k_count;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    LongAccumulator acc;
+    accumulate_with_lanes<N>(terms_type{op, x, i}, 0, k_count, acc);
+    finish(i, acc);
+  }
+};
+
+template <class ExecSpace, class Op, class XView, class YView, int N, bool EarlyExit>
+struct TeamPerOutputFunctor {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using terms_type =
+      RowTerms<Op, XView, std::is_same<typename YView::non_const_value_type, double>::value>;
+  using is_product = std::integral_constant<bool, terms_type::is_product>;
+  Op op;
+  XView x;
+  GemvFinish<YView> finish;
+  std::int64_t m, k_count;
+  int copies;
+
+  static std::size_t scratch_size(int copies) {
+    return TeamAccumulator::scratch_size(copies) +
+           sizeof(std::uint64_t) * AccumulatorFormat::num_digits;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const TeamAccumulator accumulator(team, copies);
+    std::uint64_t* merged = static_cast<std::uint64_t*>(
+        team.team_scratch(0).get_shmem(sizeof(std::uint64_t) * AccumulatorFormat::num_digits));
+    for (std::int64_t i = team.league_rank(); i < m; i += team.league_size()) {
+      accumulator.clear(team);
+      const terms_type terms{op, x, i};
+      if (team.team_size() == 1) {
+        TeamAccumulator::ExclusiveSink sink = accumulator.exclusive_sink();
+        accumulate(team, terms, sink);
+      } else {
+        TeamAccumulator::Sink sink = accumulator.sink_for(team);
+        accumulate(team, terms, sink);
+      }
+      team.team_barrier();
+      std::uint32_t flags = 0;
+      accumulator.reduce(team, merged, flags);
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish(i, merged, flags); });
+      team.team_barrier();
+    }
+  }
+
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, const terms_type& terms,
+                                         Sink& sink) const {
+    Expansion<N, EarlyExit> expansion;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, k_count), [&](const std::int64_t k) {
+      add_term(terms, k, expansion, sink, is_product());
+    });
+    expansion.flush(sink);
+    sink.publish();
+  }
+};
+
+// Calls f(std::integral_constant<int, N>()) for the runtime expansion size n.
+template <class F>
+void with_expansion_size(int n, const F& f) {
+  switch (n) {
+    case 2:
+      return f(std::integral_constant<int, 2>());
+    case 3:
+      return f(std::integral_constant<int, 3>());
+    case 4:
+      return f(std::integral_constant<int, 4>());
+    case 6:
+      return f(std::integral_constant<int, 6>());
+    default:
+      return f(std::integral_constant<int, 8>());
+  }
+}
+
+struct GemvConfig {
+  LaunchConfig launch;
+  Schedule schedule;
+};
+
+template <class ExecSpace, class Op>
+GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const Op& op,
+                               bool is_double, const char* routine) {
+  const bool host = is_host_space<ExecSpace>();
+  const std::int64_t k_count = op.inner();
+  // Each term deposits at most 2 errors plus a flushed expansion; the per-output team
+  // accumulator must stay within its headroom (see TeamAccumulator).
+  GemvConfig c;
+  c.launch = resolve_reduction_config(space, opt, k_count, is_double ? 2 : 1, routine);
+  const std::int64_t per_output = k_count * (2 + c.launch.expansion_size) +
+                                  std::int64_t(c.launch.team_size) * c.launch.expansion_size;
+  check_option(per_output < std::int64_t(AccumulatorFormat::deposit_capacity), routine,
+               "team_per_output with " + std::to_string(k_count) + " terms per output");
+  c.launch.league_size =
+      opt.league_size > 0
+          ? opt.league_size
+          : static_cast<int>(std::min<std::int64_t>(op.outputs(), host ? 1 << 16 : 1 << 20));
+  c.schedule = opt.schedule;
+  if (c.schedule == Schedule::automatic) {
+    if (!host || c.launch.early_exit)  // lanes cannot exit early (a branch per lane)
+      c.schedule = Schedule::team_per_output;
+    else
+      c.schedule = op.inner_contiguous() ? Schedule::inner_lanes : Schedule::output_lanes;
+  }
+  check_option(host || c.schedule == Schedule::team_per_output, routine,
+               "schedule (output_lanes and inner_lanes are host schedules)");
+  return c;
+}
+
+template <class ExecSpace, class Op, class XView, class YView>
+void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
+                 const GemvFinish<YView>& finish, std::true_type /*host*/) {
+  const std::int64_t m = op.outputs(), k_count = op.inner();
+  if (c.schedule == Schedule::output_lanes) {
+    with_expansion_size(c.launch.expansion_size, [&](auto n) {
+      using F = OutputLanesFunctor<Op, XView, YView, decltype(n)::value>;
+      const std::int64_t blocks = (m + F::W - 1) / F::W;
+      Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
+                           F{op, x, finish, m, k_count});
+    });
+  } else if (c.schedule == Schedule::inner_lanes) {
+    with_expansion_size(c.launch.expansion_size, [&](auto n) {
+      using F = InnerLanesFunctor<Op, XView, YView, decltype(n)::value>;
+      Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+                           F{op, x, finish, k_count});
+    });
+  } else {
+    launch_gemv(space, c, op, x, finish, std::false_type());
+  }
+}
+
+template <class ExecSpace, class Op, class XView, class YView>
+void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
+                 const GemvFinish<YView>& finish, std::false_type /*host*/) {
+  const std::int64_t m = op.outputs(), k_count = op.inner();
+  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+    constexpr int N = decltype(n)::value;
+    auto launch = [&](auto early_exit) {
+      using F = TeamPerOutputFunctor<ExecSpace, Op, XView, YView, N, decltype(early_exit)::value>;
+      Kokkos::TeamPolicy<ExecSpace> policy(space, c.launch.league_size, c.launch.team_size);
+      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(c.launch.copies)));
+      Kokkos::parallel_for("ExKokkos::exgemv", policy,
+                           F{op, x, finish, m, k_count, c.launch.copies});
+    };
+    if (c.launch.early_exit)
+      launch(std::true_type());
+    else
+      launch(std::false_type());
+  });
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_GEMV_IMPL_HPP
