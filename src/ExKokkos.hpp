@@ -24,5 +24,6 @@
 #include "ExKokkos_Sum.hpp"
 #include "ExKokkos_ScaledSumRounding.hpp"
 #include "ExKokkos_Gemv.hpp"
+#include "ExKokkos_Trsv.hpp"
 
 #endif  // EXKOKKOS_HPP

@@ -1,6 +1,7 @@
-// Tuning knobs shared by the ExKokkos kernels. None of them changes a result: every setting gives
-// the same bits (the sums are exact, and exact sums do not depend on how they are split). They
-// only trade speed. A zero means "the default for this execution space" (ExKokkos_Tuning.hpp).
+// Tuning knobs shared by the ExKokkos kernels. None of them but refinement_steps changes a result:
+// every setting gives the same bits (the sums are exact, and exact sums do not depend on how they
+// are split). They only trade speed. A zero means "the default for this execution space"
+// (ExKokkos_Tuning.hpp).
 #ifndef EXKOKKOS_OPTIONS_HPP
 #define EXKOKKOS_OPTIONS_HPP
 
@@ -26,6 +27,12 @@ struct Options {
   int accumulators_per_team = 0;
   // Matrix routines only.
   Schedule schedule = Schedule::automatic;
+  // extrsv: rows per diagonal block (0: default).
+  int block_size = 0;
+  // extrsv: at most this many steps of iterative refinement (0: none). Unlike the knobs above,
+  // this one changes results (towards the correctly rounded solution); the result of a given
+  // setting is still the same everywhere.
+  int refinement_steps = 0;
 };
 
 }  // namespace ExKokkos

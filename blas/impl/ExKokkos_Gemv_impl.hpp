@@ -17,6 +17,7 @@
 
 #include <ExKokkos_ScaledSumRounding.hpp>
 
+#include <cctype>
 #include <string>
 
 namespace ExKokkos {
@@ -57,10 +58,12 @@ struct RowTerms<Op, XView, false> {
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return op(i, k) * double(x(k)); }
 };
 
-// What every schedule does with an output once S_i is exact.
+// What every schedule does with an output once S_i is exact (a Finish: exgemv rounds, extrsv
+// keeps the exact sum). value_type says whether the terms are products of doubles or floats.
 template <class YView>
 struct GemvFinish {
   using T = typename YView::non_const_value_type;
+  using value_type = T;
   YView y;
   T alpha, beta;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, const LongAccumulator& s) const {
@@ -74,14 +77,13 @@ struct GemvFinish {
   }
 };
 
-template <class Op, class XView, class YView, int N>
+template <class Op, class XView, class Finish, int N>
 struct OutputLanesFunctor {
   static constexpr int W = host_lanes;
-  static constexpr bool is_double =
-      std::is_same<typename YView::non_const_value_type, double>::value;
+  static constexpr bool is_double = std::is_same<typename Finish::value_type, double>::value;
   Op op;
   XView x;
-  GemvFinish<YView> finish;
+  Finish finish;
   std::int64_t m, k_count;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
@@ -115,13 +117,12 @@ struct OutputLanesFunctor {
   }
 };
 
-template <class Op, class XView, class YView, int N>
+template <class Op, class XView, class Finish, int N>
 struct InnerLanesFunctor {
-  using terms_type =
-      RowTerms<Op, XView, std::is_same<typename YView::non_const_value_type, double>::value>;
+  using terms_type = RowTerms<Op, XView, std::is_same<typename Finish::value_type, double>::value>;
   Op op;
   XView x;
-  GemvFinish<YView> finish;
+  Finish finish;
   std::int64_t k_count;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
@@ -131,15 +132,14 @@ struct InnerLanesFunctor {
   }
 };
 
-template <class ExecSpace, class Op, class XView, class YView, int N, bool EarlyExit>
+template <class ExecSpace, class Op, class XView, class Finish, int N, bool EarlyExit>
 struct TeamPerOutputFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using terms_type =
-      RowTerms<Op, XView, std::is_same<typename YView::non_const_value_type, double>::value>;
+  using terms_type = RowTerms<Op, XView, std::is_same<typename Finish::value_type, double>::value>;
   using is_product = std::integral_constant<bool, terms_type::is_product>;
   Op op;
   XView x;
-  GemvFinish<YView> finish;
+  Finish finish;
   std::int64_t m, k_count;
   int copies;
 
@@ -233,20 +233,20 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
   return c;
 }
 
-template <class ExecSpace, class Op, class XView, class YView>
+template <class ExecSpace, class Op, class XView, class Finish>
 void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
-                 const GemvFinish<YView>& finish, std::true_type /*host*/) {
+                 const Finish& finish, std::true_type /*host*/) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
   if (c.schedule == Schedule::output_lanes) {
     with_expansion_size(c.launch.expansion_size, [&](auto n) {
-      using F = OutputLanesFunctor<Op, XView, YView, decltype(n)::value>;
+      using F = OutputLanesFunctor<Op, XView, Finish, decltype(n)::value>;
       const std::int64_t blocks = (m + F::W - 1) / F::W;
       Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
                            F{op, x, finish, m, k_count});
     });
   } else if (c.schedule == Schedule::inner_lanes) {
     with_expansion_size(c.launch.expansion_size, [&](auto n) {
-      using F = InnerLanesFunctor<Op, XView, YView, decltype(n)::value>;
+      using F = InnerLanesFunctor<Op, XView, Finish, decltype(n)::value>;
       Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
                            F{op, x, finish, k_count});
     });
@@ -255,14 +255,14 @@ void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, cons
   }
 }
 
-template <class ExecSpace, class Op, class XView, class YView>
+template <class ExecSpace, class Op, class XView, class Finish>
 void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
-                 const GemvFinish<YView>& finish, std::false_type /*host*/) {
+                 const Finish& finish, std::false_type /*host*/) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
   with_expansion_size(c.launch.expansion_size, [&](auto n) {
     constexpr int N = decltype(n)::value;
     auto launch = [&](auto early_exit) {
-      using F = TeamPerOutputFunctor<ExecSpace, Op, XView, YView, N, decltype(early_exit)::value>;
+      using F = TeamPerOutputFunctor<ExecSpace, Op, XView, Finish, N, decltype(early_exit)::value>;
       Kokkos::TeamPolicy<ExecSpace> policy(space, c.launch.league_size, c.launch.team_size);
       policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(c.launch.copies)));
       Kokkos::parallel_for("ExKokkos::exgemv", policy,

@@ -1,0 +1,87 @@
+// ExKokkos::extrsv: solves op(A) x = b in place for a triangular A, every x_i =
+// RN(RN(b_i - sum_j op(A)_ij x_j) / op(A)_ii) with the sum exact, so the solution is bitwise the
+// same on every backend, thread count, block size and schedule (ExTRSV of the ExBLAS papers).
+//
+//   ExKokkos::extrsv(space, "L", "N", "N", A, b);   // uplo "L"/"U", trans "N"/"T"/"C",
+//   ExKokkos::extrsv("U", "T", "U", A, b);          // diag "N" (non-unit) / "U" (unit)
+//
+// Only the triangle named by uplo is read (not the diagonal when diag is "U"). A zero or NaN on
+// the diagonal is not an error: the IEEE division gives inf or NaN, which propagate, as in BLAS.
+// Non-square A, a b whose extent differs, or an unknown uplo/trans/diag throw
+// std::invalid_argument. Value types double and float; any layout, strided subviews.
+//
+// Iterative refinement (options.refinement_steps = k > 0): up to k steps of r = RN(b - op(A) x)
+// with an exact residual, d = op(A)^-1 r, x = RN(x + d), stopping when x no longer changes; it
+// approaches the correctly rounded solution (ExBLAS, Alg. 6). Returns the number of refinement
+// steps taken (0 without refinement).
+#ifndef EXKOKKOS_TRSV_HPP
+#define EXKOKKOS_TRSV_HPP
+
+#include "ExKokkos_Gemv.hpp"
+#include "impl/ExKokkos_Trsv_impl.hpp"
+
+namespace ExKokkos {
+namespace Impl {
+
+inline char parse_flag(const char* routine, const char* what, const char flag[],
+                       const char* allowed) {
+  const char c = flag == nullptr ? '\0' : static_cast<char>(std::toupper(flag[0]));
+  for (const char* a = allowed; *a != '\0'; ++a)
+    if (c == *a && c != '\0') return c;
+  throw std::invalid_argument(std::string(routine) + ": " + what + " must be one of \"" + allowed +
+                              "\", got \"" +
+                              (flag == nullptr ? std::string("(null)") : std::string(flag)) + "\"");
+}
+
+template <bool Transposed, bool Reversed, class ExecSpace, class AView, class BView>
+int extrsv_with(const ExecSpace& space, const AView& A, const BView& b, bool unit,
+                const Options& options, const char* routine) {
+  const TriangleOperand<AView, Transposed, Reversed> tri{A, static_cast<std::int64_t>(A.extent(0))};
+  return solve_triangular(space, tri, b, unit, options, routine);
+}
+
+}  // namespace Impl
+
+template <class ExecSpace, class AView, class BView,
+          typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank1_view<BView>(),
+                                  int>::type = 0>
+int extrsv(const ExecSpace& space, const char uplo[], const char trans[], const char diag[],
+           const AView& A, const BView& b, const Options& options = {}) {
+  using T = typename BView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::extrsv: b must hold double or float");
+  static_assert(std::is_same<T, typename AView::non_const_value_type>::value,
+                "ExKokkos::extrsv: A and b must hold the same value type");
+  static_assert(!std::is_const<typename BView::value_type>::value,
+                "ExKokkos::extrsv: b must not be const");
+  const char* routine = "ExKokkos::extrsv";
+  const bool lower = Impl::parse_flag(routine, "uplo", uplo, "LU") == 'L';
+  const bool transposed = Impl::parse_trans(routine, trans);
+  const bool unit = Impl::parse_flag(routine, "diag", diag, "NU") == 'U';
+  if (A.extent(0) != A.extent(1) || b.extent(0) != A.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": A must be square and b match it, but A is " << A.extent(0) << " x "
+        << A.extent(1) << " and b.extent(0) = " << b.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+  Impl::check_option(options.refinement_steps >= 0, routine, "refinement_steps < 0");
+  // op(A) is lower triangular when A is lower and not transposed, or upper and transposed;
+  // otherwise the substitution runs backwards (Reversed).
+  const bool reversed = lower == transposed;
+  if (transposed)
+    return reversed ? Impl::extrsv_with<true, true>(space, A, b, unit, options, routine)
+                    : Impl::extrsv_with<true, false>(space, A, b, unit, options, routine);
+  return reversed ? Impl::extrsv_with<false, true>(space, A, b, unit, options, routine)
+                  : Impl::extrsv_with<false, false>(space, A, b, unit, options, routine);
+}
+
+template <class AView, class BView,
+          typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank1_view<BView>(),
+                                  int>::type = 0>
+int extrsv(const char uplo[], const char trans[], const char diag[], const AView& A, const BView& b,
+           const Options& options = {}) {
+  return extrsv(typename BView::execution_space(), uplo, trans, diag, A, b, options);
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_TRSV_HPP
