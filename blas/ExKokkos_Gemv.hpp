@@ -7,8 +7,8 @@
 //   ExKokkos::exgemv("N", alpha, A, x, beta, y);          // y's default execution space
 //
 // Conventions as KokkosBlas::gemv and BLAS: beta == 0 does not read y (y = RN(alpha A x)); alpha
-// == 0 does not read A or x (y = RN(beta y), or zeros when beta == 0 too). An inner dimension of
-// 0 gives y = RN(beta y). Mismatched extents or an unknown trans throw std::invalid_argument.
+// == 0 does not read A or x (y = RN(beta y), or zeros when beta == 0 too), and neither does an
+// inner dimension of 0. Mismatched extents or an unknown trans throw std::invalid_argument.
 // Value types double and float (A, x and y alike); any layout, strided subviews.
 //
 // Cost: one long accumulator per output (1 KiB; kept per thread for 32 outputs at a time on the
@@ -83,7 +83,7 @@ void exgemv(const ExecSpace& space, const char trans[], typename YView::const_va
   const bool transposed = Impl::parse_trans(routine, trans);
   Impl::check_gemv_extents(routine, transposed, A, x, y);
   if (y.extent(0) == 0) return;
-  if (alpha == T(0)) {  // BLAS: A and x are not read
+  if (alpha == T(0) || x.extent(0) == 0) {  // BLAS: A and x are not read; empty sums
     exscal(space, y, beta, y);
     return;
   }

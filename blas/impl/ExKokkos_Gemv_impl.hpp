@@ -92,28 +92,36 @@ struct OutputLanesFunctor {
     LongAccumulator acc[W];
     PerLaneSinks<LongAccumulator> sinks{acc};
     ExpansionLanes<N, W> lanes;
-    // Lanes past the last output (a partial block) repeat its row; their sums are discarded.
-    std::int64_t row[W];
-    for (int j = 0; j < W; ++j) row[j] = r0 + (j < count ? j : count - 1);
+    if (count == W)
+      accumulate<true>(r0, count, lanes, acc, sinks);
+    else
+      accumulate<false>(r0, count, lanes, acc, sinks);
+    lanes.flush(sinks);
+    for (int j = 0; j < count; ++j) finish(r0 + j, acc[j]);
+  }
+
+  // Full blocks read rows r0 .. r0+W-1 (one contiguous slice per k for LayoutLeft "N"); in a
+  // partial block the lanes past the last output repeat its row and their sums are discarded.
+  template <bool Full>
+  KOKKOS_INLINE_FUNCTION void accumulate(std::int64_t r0, int count, ExpansionLanes<N, W>& lanes,
+                                         LongAccumulator* acc,
+                                         PerLaneSinks<LongAccumulator>& sinks) const {
     for (std::int64_t k = 0; k < k_count; ++k) {
       const double xk = x(k);
+      double a[W];
+      EXKOKKOS_SIMD
+      for (int j = 0; j < W; ++j) a[j] = op(r0 + (Full || j < count ? j : count - 1), k);
       if (is_double) {
-        double a[W], b[W];
-        for (int j = 0; j < W; ++j) {
-          a[j] = op(row[j], k);
-          b[j] = xk;
-        }
+        double b[W];
+        for (int j = 0; j < W; ++j) b[j] = xk;
         if (!lanes.add_products(a, b, sinks))  // refused: exact products, output by output
           for (int j = 0; j < count; ++j) acc[j].add_product(a[j], b[j]);
       } else {
-        double v[W];
-        for (int j = 0; j < W; ++j) v[j] = op(row[j], k) * xk;
-        if (!lanes.add(v, sinks))
-          for (int j = 0; j < count; ++j) acc[j].add(v[j]);
+        for (int j = 0; j < W; ++j) a[j] *= xk;  // two floats: exact in double
+        if (!lanes.add(a, sinks))
+          for (int j = 0; j < count; ++j) acc[j].add(a[j]);
       }
     }
-    lanes.flush(sinks);
-    for (int j = 0; j < count; ++j) finish(r0 + j, acc[j]);
   }
 };
 

@@ -3,10 +3,12 @@
 // upper triangular (reversed order), T(q, r) = op(A)(idx(q), idx(r)) is lower triangular.
 //
 // Block by block (nb rows, the block size), left-looking:
-//   1. panel: for each row q of the block, S_q = sum_{r < p} T(q, r) x_r exactly, by the exgemv
+//   1. panel: for each row q of the block, S_q = sum_{r < p} -T(q, r) x_r exactly, by the exgemv
 //      schedules (parallel over rows), kept unrounded in a workspace of long accumulators;
-//   2. diagonal block, one thread in order: S_q += sum_{p <= r < q} T(q, r) x_r exactly, then
-//      x_q = RN(RN(b_q - S_q) / T(q, q)) (or RN(b_q - S_q) with a unit diagonal).
+//   2. diagonal block, one thread in order: S_q += b_q + sum_{p <= r < q} -T(q, r) x_r exactly,
+//      then x_q = RN(RN(S_q) / T(q, q)) (or RN(S_q) with a unit diagonal).
+// The residual is the exact sum of b_q and the negated products (negation is exact), so even the
+// sign of an exact zero is that of IEEE's b_q - t_q0 x_0 - t_q1 x_1 - ...
 // Each x_q is a function of exact quantities only, so every block size, schedule, thread count
 // and backend gives the same bits. No team ever waits for another: the blocks are separate
 // launches on one execution space instance, which runs them in order.
@@ -32,27 +34,27 @@ struct TriangleOperand {
   bool row_contiguous() const { return !Reversed && A.stride(Transposed ? 0 : 1) == 1; }
 };
 
-// Rows p .. p+rows-1 of T against the solved columns 0 .. p-1 (an exgemv operand).
+// Rows p .. p+rows-1 of -T against the solved columns 0 .. p-1 (an exgemv operand).
 template <class Tri>
 struct PanelOperand {
   Tri tri;
   std::int64_t p, rows;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i, std::int64_t k) const {
-    return tri(p + i, k);
+    return -tri(p + i, k);
   }
   std::int64_t outputs() const { return rows; }
   std::int64_t inner() const { return p; }
   bool inner_contiguous() const { return tri.row_contiguous(); }
 };
 
-// The whole of row q of T including its diagonal (1 when unit), zeros beyond it: the operand of
-// the exact residual b - T x.
+// The whole of row q of -T including its diagonal (-1 when unit), zeros beyond it: the operand
+// of the exact residual b - T x.
 template <class Tri>
 struct FullTriangleOperand {
   Tri tri;
   bool unit;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t q, std::int64_t r) const {
-    return r < q ? tri(q, r) : (r == q ? (unit ? 1.0 : tri(q, q)) : 0.0);
+    return r < q ? -tri(q, r) : (r == q ? (unit ? -1.0 : -tri(q, q)) : 0.0);
   }
   std::int64_t outputs() const { return tri.n; }
   std::int64_t inner() const { return tri.n; }
@@ -83,7 +85,7 @@ struct KeepExactSum {
   }
 };
 
-// Residual finish: r_q = RN(b_q - S_q), one rounding.
+// Residual finish: r_q = RN(b_q + S_q) with S_q = sum_r -T(q, r) x_r, one rounding.
 template <class Tri, class RView, class BView>
 struct ResidualFinish {
   using value_type = typename RView::non_const_value_type;
@@ -92,12 +94,15 @@ struct ResidualFinish {
   BView b;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t q, const LongAccumulator& s) const {
     const std::int64_t i = tri.index(q);
-    r(i) = round_scaled_sum<value_type>(s, -1.0, 1.0, double(b(i)), true);
+    LongAccumulator total = s;
+    total.add(b(i));
+    r(i) = total.round<value_type>();
   }
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t q, const std::uint64_t* normalized,
                                          std::uint32_t flags) const {
-    const std::int64_t i = tri.index(q);
-    r(i) = round_scaled_sum<value_type>(normalized, flags, -1.0, 1.0, double(b(i)), true);
+    LongAccumulator s;
+    s.merge_normalized(normalized, flags);
+    (*this)(q, s);
   }
 };
 
@@ -116,9 +121,10 @@ struct DiagonalBlockFunctor {
       LongAccumulator s;
       if (!first_block) s = ws(i);
       Expansion<N> e;
-      for (std::int64_t r = p; r < q; ++r) add(e, tri(q, r), b(tri.index(r)), s);
+      for (std::int64_t r = p; r < q; ++r) add(e, -tri(q, r), b(tri.index(r)), s);
       e.flush(s);
-      const T residual = round_scaled_sum<T>(s, -1.0, 1.0, double(b(tri.index(q))), true);
+      s.add(b(tri.index(q)));
+      const T residual = s.round<T>();
       b(tri.index(q)) = unit ? residual : residual / T(tri(q, q));
     }
   }
