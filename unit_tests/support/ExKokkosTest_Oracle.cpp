@@ -177,6 +177,16 @@ T ExactSum::round_to(mpfr_exp_t emin, mpfr_exp_t emax, mpfr_prec_t prec) const {
                             [&](mpfr_ptr r) { return mpfr_set(r, value_, MPFR_RNDN); });
 }
 
+double round_to_double(mpfr_srcptr v) {
+  return round_in_format<double>(-1073, 1024, 53,
+                                 [&](mpfr_ptr r) { return mpfr_set(r, v, MPFR_RNDN); });
+}
+
+float round_to_float(mpfr_srcptr v) {
+  return round_in_format<float>(-148, 128, 24,
+                                [&](mpfr_ptr r) { return mpfr_set(r, v, MPFR_RNDN); });
+}
+
 double ExactSum::round_double() const {
   return round_to<double>(-1073, 1024, 53);
 }

@@ -66,6 +66,11 @@ float exact_dot(const std::vector<float>& x, const std::vector<float>& y);
 double exact_nrm2(const std::vector<double>& x);
 float exact_nrm2(const std::vector<float>& x);
 
+// A finite MPFR value rounded once to nearest (ties to even) in double or float, with gradual
+// underflow and overflow to +-inf as IEEE arithmetic does.
+double round_to_double(mpfr_srcptr v);
+float round_to_float(mpfr_srcptr v);
+
 bool same_bits(double a, double b);
 bool same_bits(float a, float b);
 // "%a (%.17g)" for failure messages.

@@ -1,7 +1,9 @@
 // The oracle checks itself: hand-worked values, agreement with the hardware where one IEEE
 // operation is the exact answer, and the claims of the generators.
+#include "ExKokkosTest_GemvOracle.hpp"
 #include "ExKokkosTest_Generators.hpp"
 #include "ExKokkosTest_Oracle.hpp"
+#include "ExKokkosTest_Triangular.hpp"
 
 #include <gtest/gtest.h>
 
@@ -143,6 +145,42 @@ TEST(Generators, DoWhatTheyClaim) {
   for (std::size_t i = 0; i < small.first.size(); ++i)
     s.add_product(small.first[i], small.second[i]);
   EXPECT_NE(s.sign(), 0);
+}
+
+// Hand-worked cases for the level-2 oracles.
+TEST(GemvOracle, HandWorkedCases) {
+  EXPECT_EQ(exact_gemv_entry(2.0, {1, 2}, {3, 4}, 0.0, std::nan("")), 22.0);  // y not read
+  EXPECT_EQ(exact_gemv_entry(2.0, {1, 2}, {3, 4}, -0.5, 4.0), 20.0);
+  // alpha * a * x is 2^-1100 and -2^-1101 (below the subnormals, 0 in plain double); with
+  // beta y = 2^-1074 the exact 2^-1074 + 2^-1101 rounds to 2^-1074.
+  EXPECT_EQ(exact_gemv_entry(0x1p-600, {0x1p-250, -0x1p-251}, {0x1p-250, 0x1p-250}, 1.0, 0x1p-1074),
+            0x1p-1074);
+  // 2^-1075 exactly halfway between 0 and 2^-1074: ties to even gives 0; a sticky 2^-1200 above
+  // it rounds up.
+  EXPECT_TRUE(same_bits(exact_gemv_entry(0x1p-575, {0x1p-250}, {0x1p-250}, 0.0, 0.0), 0.0));
+  EXPECT_EQ(exact_gemv_entry(0x1p-575, {0x1p-250, 0x1p-300}, {0x1p-250, 0x1p-325}, 0.0, 0.0),
+            0x1p-1074);
+  // alpha * S overflows in plain double, the exact sum with beta y does not.
+  EXPECT_EQ(exact_gemv_entry(0x1p600, {0x1p500, -0x1p500}, {1.0, 1.0 - 0x1p-53}, 0.0, 0.0),
+            0x1p1047);
+  EXPECT_TRUE(same_bits(exact_gemv_entry(1.0, {1.0}, {1.0}, -1.0, 1.0), 0.0));  // cancellation
+  EXPECT_EQ(exact_gemv_entry(3.0f, {1.0f}, {0x1p-20f}, 1.0f, 1.0f), 1.0f + 0x1p-20f * 3.0f);
+}
+
+TEST(GemvOracle, TriangularSolveOfAnIntegerSystem) {
+  // [2 0 0; 1 4 0; -3 2 8] x = [2, 9, 1] has x = [1, 2, 0.25].
+  const std::vector<double> a = {2, 0, 0, 1, 4, 0, -3, 2, 8};
+  EXPECT_EQ(exact_trsv('L', 'N', 'N', a, 3, {2, 9, 1.5}), (std::vector<double>{1, 2, 0.0625}));
+  // x = 1/3 is rounded once.
+  EXPECT_EQ(exact_trsv('L', 'N', 'N', {3.0}, 1, {1.0}), (std::vector<double>{1.0 / 3.0}));
+  // The transpose of the lower matrix is upper: solve backwards.
+  EXPECT_EQ(exact_trsv('U', 'T', 'N', {2, 1, 0, 4}, 2, {2, 9}), (std::vector<double>{1, 2}));
+  Rng rng(3);
+  for (double target : {1e5, 1e15}) {
+    const double cond = skeel_condition(ill_conditioned_lower_triangular(40, target, rng));
+    EXPECT_GT(cond, target * 1e-2);
+    EXPECT_LT(cond, target * 1e2);
+  }
 }
 
 }  // namespace

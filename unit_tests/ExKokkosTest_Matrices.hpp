@@ -1,0 +1,61 @@
+// Matrices and vectors in the layouts under test, built from row-major host data (header-only:
+// the support library stays Kokkos-free).
+#ifndef EXKOKKOSTEST_MATRICES_HPP
+#define EXKOKKOSTEST_MATRICES_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <vector>
+
+namespace ExKokkosTest {
+
+enum class Layout { left, right, stride };
+
+inline const char* name(Layout l) {
+  return l == Layout::left ? "LayoutLeft" : (l == Layout::right ? "LayoutRight" : "LayoutStride");
+}
+
+// A rows x cols matrix of T in Space's memory with a[i * cols + j] at (i, j). LayoutStride puts
+// the elements two apart along columns and leaves a gap between columns, so that no kernel can
+// get away with assuming contiguity; the gaps hold a value that must not leak into results.
+template <class ViewLayout, class Space, class T>
+Kokkos::View<T**, ViewLayout, typename Space::memory_space> to_matrix(const std::vector<T>& a,
+                                                                      std::size_t rows,
+                                                                      std::size_t cols) {
+  using V = Kokkos::View<T**, ViewLayout, typename Space::memory_space>;
+  V v;
+  if constexpr (std::is_same<ViewLayout, Kokkos::LayoutStride>::value) {
+    Kokkos::LayoutStride layout(rows, 2, cols, 2 * rows + 3);
+    v = V(Kokkos::view_alloc("strided matrix"), layout);
+  } else {
+    v = V("matrix", rows, cols);
+  }
+  auto h = Kokkos::create_mirror_view(v);
+  if (h.span() > 0) {
+    T* data = h.data();
+    for (std::size_t s = 0; s < h.span(); ++s) data[s] = T(12345);
+  }
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j) h(i, j) = a[i * cols + j];
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+// A rank-1 view with elements three apart (LayoutStride), or contiguous.
+template <class ViewLayout, class Space, class T>
+Kokkos::View<T*, ViewLayout, typename Space::memory_space> to_vector(const std::vector<T>& x) {
+  using V = Kokkos::View<T*, ViewLayout, typename Space::memory_space>;
+  V v;
+  if constexpr (std::is_same<ViewLayout, Kokkos::LayoutStride>::value)
+    v = V(Kokkos::view_alloc("strided vector"), Kokkos::LayoutStride(x.size(), 3));
+  else
+    v = V("vector", x.size());
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::size_t i = 0; i < x.size(); ++i) h(i) = x[i];
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+}  // namespace ExKokkosTest
+
+#endif  // EXKOKKOSTEST_MATRICES_HPP

@@ -1,0 +1,161 @@
+// exgemv and extrsv give the same bits whatever runs them. Within one process: every schedule,
+// and a random permutation of the inner index (an exact sum does not depend on order). Across
+// processes: ctest runs this executable with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
+// digest of the bits it got to $EXKOKKOS_REPRO_OUT and repro2_compare_thread_counts compares the
+// four files. An ordinary KokkosBlas::gemv on the same data is printed beside for contrast.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+
+#include "ExKokkosTest_Views.hpp"
+
+#ifdef EXKOKKOS_TEST_HAVE_KOKKOSKERNELS
+#include <KokkosBlas2_gemv.hpp>
+#endif
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Space::memory_space>;
+using Vec = Kokkos::View<double*, Space::memory_space>;
+
+// FNV-1a over the bit patterns.
+std::uint64_t digest(const std::vector<double>& v) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (double d : v) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    for (int b = 0; b < 8; ++b) {
+      h ^= (bits >> (8 * b)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  }
+  return h;
+}
+
+// A matrix with a wide dynamic range and heavy cancellation along rows and columns, so that any
+// change in the order of additions would show in the last bits.
+Matrix wide_matrix(std::size_t m, std::size_t n, std::uint64_t seed) {
+  ExKokkosTest::Rng rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> e(-40, 40);
+  Matrix A("A", m, n);
+  auto h = Kokkos::create_mirror_view(A);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < m; ++i) h(i, j) = std::ldexp(u(rng), e(rng));
+  Kokkos::deep_copy(A, h);
+  return A;
+}
+
+Vec wide_vector(std::size_t n, std::uint64_t seed) {
+  ExKokkosTest::Rng rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> e(-40, 40);
+  std::vector<double> v(n);
+  for (auto& x : v) x = std::ldexp(u(rng), e(rng));
+  return ExKokkosTest::to_view<Space>(v);
+}
+
+std::vector<double> gemv(const char* trans, const Matrix& A, const Vec& x, const Vec& y0,
+                         const ExKokkos::Options& o = {}) {
+  Vec y("y", y0.extent(0));
+  Kokkos::deep_copy(y, y0);
+  ExKokkos::exgemv(Space(), trans, 0.75, A, x, -1.25, y, o);
+  return ExKokkosTest::to_host(y);
+}
+
+TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
+  FILE* out = nullptr;
+  if (const char* path = std::getenv("EXKOKKOS_REPRO_OUT")) out = std::fopen(path, "w");
+
+  const std::size_t m = 300, n = 500;
+  const Matrix A = wide_matrix(m, n, 1);
+  for (const char* trans : {"N", "T"}) {
+    const bool t = trans[0] == 'T';
+    const Vec x = wide_vector(t ? m : n, 2), y0 = wide_vector(t ? n : m, 3);
+    const auto reference = gemv(trans, A, x, y0);
+    for (auto s : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::inner_lanes,
+                   ExKokkos::Schedule::team_per_output}) {
+      ExKokkos::Options o;
+      o.schedule = s;
+      EXPECT_EQ(digest(gemv(trans, A, x, y0, o)), digest(reference))
+          << trans << " schedule " << static_cast<int>(s);
+    }
+    // The inner index permuted: columns of op(A) and elements of x moved together.
+    ExKokkosTest::Rng rng(4);
+    std::vector<std::size_t> perm(t ? m : n);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    Matrix P("P", m, n);
+    Vec px("px", x.extent(0));
+    auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+    auto hP = Kokkos::create_mirror_view(P);
+    auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    auto hpx = Kokkos::create_mirror_view(px);
+    for (std::size_t k = 0; k < perm.size(); ++k) {
+      hpx(k) = hx(perm[k]);
+      for (std::size_t o = 0; o < (t ? n : m); ++o) {
+        if (t)
+          hP(k, o) = hA(perm[k], o);
+        else
+          hP(o, k) = hA(o, perm[k]);
+      }
+    }
+    Kokkos::deep_copy(P, hP);
+    Kokkos::deep_copy(px, hpx);
+    EXPECT_EQ(digest(gemv(trans, P, px, y0)), digest(reference)) << trans << " permuted";
+
+#ifdef EXKOKKOS_TEST_HAVE_KOKKOSKERNELS
+    Vec y("y", y0.extent(0)), yp("yp", y0.extent(0));
+    Kokkos::deep_copy(y, y0);
+    Kokkos::deep_copy(yp, y0);
+    KokkosBlas::gemv(trans, 0.75, A, x, -1.25, y);
+    KokkosBlas::gemv(trans, 0.75, P, px, -1.25, yp);
+    std::printf("%s: ExKokkos digest %016" PRIx64
+                " (same when permuted); KokkosBlas::gemv %016" PRIx64 ", permuted %016" PRIx64 "\n",
+                trans, digest(reference), digest(ExKokkosTest::to_host(y)),
+                digest(ExKokkosTest::to_host(yp)));
+#endif
+    if (out) std::fprintf(out, "exgemv %s %016" PRIx64 "\n", trans, digest(reference));
+  }
+
+  // extrsv, all eight variants on one well-conditioned matrix (both triangles filled).
+  const std::size_t nt = 400;
+  ExKokkosTest::Rng rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Matrix T("T", nt, nt);
+  auto hT = Kokkos::create_mirror_view(T);
+  for (std::size_t i = 0; i < nt; ++i)
+    for (std::size_t j = 0; j < nt; ++j) hT(i, j) = i == j ? 1.5 + 0.5 * u(rng) : u(rng) / nt;
+  Kokkos::deep_copy(T, hT);
+  const Vec b0 = wide_vector(nt, 6);
+  for (const char* uplo : {"L", "U"})
+    for (const char* trans : {"N", "T"})
+      for (const char* diag : {"N", "U"}) {
+        std::vector<std::uint64_t> digests;
+        for (int block : {0, 1, 50, 1000}) {
+          ExKokkos::Options o;
+          o.block_size = block;
+          Vec b("b", nt);
+          Kokkos::deep_copy(b, b0);
+          ExKokkos::extrsv(Space(), uplo, trans, diag, T, b, o);
+          digests.push_back(digest(ExKokkosTest::to_host(b)));
+        }
+        for (auto d : digests) EXPECT_EQ(d, digests[0]) << uplo << trans << diag;
+        if (out) std::fprintf(out, "extrsv %s%s%s %016" PRIx64 "\n", uplo, trans, diag, digests[0]);
+      }
+  if (out) std::fclose(out);
+}
+
+}  // namespace

@@ -1,0 +1,318 @@
+// extrsv: every x_q = RN(RN(b_q - sum_r T(q, r) x_r) / T(q, q)) with the sum exact, checked bit
+// for bit against that definition computed with the MPFR oracle, for all eight variants, unit and
+// non-unit diagonals, every layout, block size and host schedule; the triangle that must not be
+// read holds NaN. Then accuracy: forward error against the MPFR solution on random and
+// ill-conditioned (Louvet-style) systems beside an ordinary double substitution, and the rate at
+// which refinement reaches the correctly rounded solution as the condition number grows.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_GemvOracle.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+#include <ExKokkosTest_Triangular.hpp>
+
+#include "ExKokkosTest_Matrices.hpp"
+#include "ExKokkosTest_Views.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::Rng;
+using ExKokkosTest::same_bits;
+using ExKokkosTest::to_host;
+using Space = Kokkos::DefaultExecutionSpace;
+
+struct Variant {
+  char uplo, trans, diag;
+  bool lower_op() const { return (uplo == 'L') != (trans == 'T'); }
+  std::string name() const { return std::string(1, uplo) + trans + diag; }
+};
+
+std::vector<Variant> all_variants() {
+  std::vector<Variant> v;
+  for (char u : {'L', 'U'})
+    for (char t : {'N', 'T'})
+      for (char d : {'N', 'U'}) v.push_back({u, t, d});
+  return v;
+}
+
+// op(A)(i, j) for row-major a.
+template <class T>
+T op_at(const std::vector<T>& a, std::size_t n, char trans, std::size_t i, std::size_t j) {
+  return trans == 'T' ? a[j * n + i] : a[i * n + j];
+}
+
+// The definition, evaluated with the MPFR oracle (shares no code with ExKokkos).
+template <class T>
+std::vector<T> defined_solution(const Variant& v, const std::vector<T>& a, std::size_t n,
+                                std::vector<T> b) {
+  for (std::size_t q = 0; q < n; ++q) {
+    const std::size_t i = v.lower_op() ? q : n - 1 - q;
+    ExKokkosTest::ExactSum s;
+    s.add(b[i]);
+    for (std::size_t p = 0; p < q; ++p) {
+      const std::size_t j = v.lower_op() ? p : n - 1 - p;
+      s.add_product(-double(op_at(a, n, v.trans, i, j)), double(b[j]));
+    }
+    const T r = std::is_same<T, double>::value ? T(s.round_double()) : T(s.round_float());
+    b[i] = v.diag == 'U' ? r : r / op_at(a, n, v.trans, i, i);
+  }
+  return b;
+}
+
+// A well-conditioned triangular A for variant v (diagonal in [1, 2) with random signs,
+// off-diagonal U[-1, 1) / n); the other triangle, and the diagonal when unit, hold NaN.
+template <class T>
+std::vector<T> random_triangle(const Variant& v, std::size_t n, Rng& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<T> a(n * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const bool in_triangle = v.uplo == 'L' ? j < i : j > i;
+      if (i == j)
+        a[i * n + j] = v.diag == 'U' ? std::numeric_limits<T>::quiet_NaN()
+                                     : T((1 + std::fabs(u(rng))) * (u(rng) < 0 ? -1 : 1));
+      else
+        a[i * n + j] = in_triangle ? T(u(rng) / double(n)) : std::numeric_limits<T>::quiet_NaN();
+    }
+  return a;
+}
+
+template <class ViewLayout, class T>
+std::vector<T> run(const Variant& v, const std::vector<T>& a, std::size_t n,
+                   const std::vector<T>& b, const ExKokkos::Options& options = {},
+                   int* steps = nullptr) {
+  const auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(a, n, n);
+  const auto x = ExKokkosTest::to_vector<ViewLayout, Space>(b);
+  const char uplo[2] = {v.uplo, 0}, trans[2] = {v.trans, 0}, diag[2] = {v.diag, 0};
+  const int s = ExKokkos::extrsv(Space(), uplo, trans, diag, A, x, options);
+  if (steps) *steps = s;
+  return to_host(x);
+}
+
+template <class T>
+void expect_bits(const std::vector<T>& expected, const std::vector<T>& got,
+                 const std::string& what) {
+  ASSERT_EQ(expected.size(), got.size()) << what;
+  int failures = 0;
+  for (std::size_t i = 0; i < got.size() && failures < 5; ++i)
+    if (!same_bits(expected[i], got[i])) {
+      ++failures;
+      ADD_FAILURE() << what << ": x(" << i << ") = " << describe(got[i]) << ", defined "
+                    << describe(expected[i]);
+    }
+}
+
+std::vector<ExKokkos::Options> trsv_options() {
+  std::vector<ExKokkos::Options> all;
+  for (int block : {1, 3, 32, 128, 1000})
+    for (auto s : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::inner_lanes,
+                   ExKokkos::Schedule::team_per_output}) {
+      ExKokkos::Options o;
+      o.block_size = block;
+      o.schedule = s;
+      all.push_back(o);
+    }
+  ExKokkos::Options team;
+  team.schedule = ExKokkos::Schedule::team_per_output;
+  team.team_size = ExKokkos::Impl::compat::concurrency(Space());
+  team.league_size = 2;
+  team.block_size = 16;
+  team.early_exit = 1;
+  team.expansion_size = 8;
+  all.push_back(team);
+  return all;
+}
+
+TEST(Trsv, AllVariantsMatchTheDefinitionBitForBit) {
+  Rng rng(1);
+  for (const Variant& v : all_variants())
+    for (std::size_t n : {0, 1, 2, 17, 100, 300}) {
+      const auto a = random_triangle<double>(v, n, rng);
+      std::vector<double> b(n);
+      std::uniform_real_distribution<double> u(-1, 1);
+      for (auto& e : b) e = u(rng);
+      const auto expected = defined_solution(v, a, n, b);
+      const std::string what = v.name() + " n " + std::to_string(n);
+      expect_bits(expected, run<Kokkos::LayoutLeft>(v, a, n, b), what + " LayoutLeft");
+      expect_bits(expected, run<Kokkos::LayoutRight>(v, a, n, b), what + " LayoutRight");
+      expect_bits(expected, run<Kokkos::LayoutStride>(v, a, n, b), what + " LayoutStride");
+    }
+}
+
+TEST(Trsv, EveryBlockSizeAndScheduleGivesTheSameBits) {
+  Rng rng(2);
+  const std::size_t n = 150;
+  for (const Variant& v : all_variants()) {
+    const auto a = random_triangle<double>(v, n, rng);
+    std::vector<double> b(n);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& e : b) e = u(rng);
+    const auto expected = defined_solution(v, a, n, b);
+    for (const auto& o : trsv_options())
+      expect_bits(expected, run<Kokkos::LayoutLeft>(v, a, n, b, o),
+                  v.name() + " block " + std::to_string(o.block_size) + " schedule " +
+                      std::to_string(static_cast<int>(o.schedule)));
+  }
+}
+
+TEST(Trsv, Float) {
+  Rng rng(3);
+  for (const Variant& v : all_variants()) {
+    const std::size_t n = 70;
+    const auto a = random_triangle<float>(v, n, rng);
+    std::vector<float> b(n);
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (auto& e : b) e = u(rng);
+    ExKokkos::Options o;
+    o.block_size = 16;
+    expect_bits(defined_solution(v, a, n, b), run<Kokkos::LayoutLeft>(v, a, n, b, o),
+                "float " + v.name());
+  }
+}
+
+// Max-norm relative forward error of x against the exact solution.
+double forward_error(const std::vector<double>& x, const std::vector<double>& exact) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    num = std::max(num, std::fabs(x[i] - exact[i]));
+    den = std::max(den, std::fabs(exact[i]));
+  }
+  return num / den;
+}
+
+std::vector<double> ordinary_forward_substitution(const std::vector<double>& a, std::size_t n,
+                                                  std::vector<double> b) {
+  for (std::size_t i = 0; i < n; ++i) {
+    double s = b[i];
+    for (std::size_t j = 0; j < i; ++j) s -= a[i * n + j] * b[j];
+    b[i] = s / a[i * n + i];
+  }
+  return b;
+}
+
+// Without refinement the exact residuals leave one rounding per component and its propagation;
+// an ordinary substitution adds the rounding errors of every dot product on top.
+TEST(Trsv, ForwardErrorNeverWorseThanOrdinaryDouble) {
+  Rng rng(4);
+  const Variant lower{'L', 'N', 'N'};
+  std::printf("%10s %12s %14s %14s %14s\n", "target", "skeel cond", "ordinary", "extrsv",
+              "extrsv+refine");
+  for (double cond : {0.0, 1e5, 1e10, 1e15, 1e20, 1e25, 1e30, 1e35}) {
+    for (int trial = 0; trial < 3; ++trial) {
+      const std::size_t n = 40;
+      const auto s = cond == 0.0 ? ExKokkosTest::random_lower_triangular(n, rng)
+                                 : ExKokkosTest::ill_conditioned_lower_triangular(n, cond, rng);
+      const auto exact = ExKokkosTest::exact_trsv('L', 'N', 'N', s.a, n, s.b);
+      const double e_plain = forward_error(ordinary_forward_substitution(s.a, n, s.b), exact);
+      const double e_ex = forward_error(run<Kokkos::LayoutLeft>(lower, s.a, n, s.b), exact);
+      ExKokkos::Options refine;
+      refine.refinement_steps = 3;
+      const double e_ref =
+          forward_error(run<Kokkos::LayoutLeft>(lower, s.a, n, s.b, refine), exact);
+      if (trial == 0)
+        std::printf("%10.0e %12.3e %14.3e %14.3e %14.3e\n", cond, ExKokkosTest::skeel_condition(s),
+                    e_plain, e_ex, e_ref);
+      EXPECT_LE(e_ref, e_plain) << "cond " << cond;
+      EXPECT_LE(e_ref, e_ex) << "cond " << cond;
+    }
+  }
+}
+
+// Seed Alg. 6's claim, measured: the fraction of components equal to the correctly rounded exact
+// solution after at most three refinement steps, by condition number. The goal: all of them up
+// to 1e12.
+TEST(Trsv, RefinementReachesTheCorrectlyRoundedSolution) {
+  Rng rng(5);
+  const Variant lower{'L', 'N', 'N'};
+  std::printf("%10s %14s %14s %10s\n", "target", "no refinement", "<= 3 steps", "max steps");
+  for (double cond : {0.0, 1e5, 1e8, 1e10, 1e12, 1e15, 1e20, 1e25, 1e30, 1e35}) {
+    std::size_t total = 0, plain_ok = 0, refined_ok = 0;
+    int max_steps = 0;
+    for (int trial = 0; trial < 5; ++trial) {
+      const std::size_t n = 40;
+      const auto s = cond == 0.0 ? ExKokkosTest::random_lower_triangular(n, rng)
+                                 : ExKokkosTest::ill_conditioned_lower_triangular(n, cond, rng);
+      const auto exact = ExKokkosTest::exact_trsv('L', 'N', 'N', s.a, n, s.b);
+      const auto x0 = run<Kokkos::LayoutLeft>(lower, s.a, n, s.b);
+      ExKokkos::Options refine;
+      refine.refinement_steps = 3;
+      int steps = 0;
+      const auto x3 = run<Kokkos::LayoutLeft>(lower, s.a, n, s.b, refine, &steps);
+      max_steps = std::max(max_steps, steps);
+      for (std::size_t i = 0; i < n; ++i) {
+        ++total;
+        plain_ok += same_bits(x0[i], exact[i]);
+        refined_ok += same_bits(x3[i], exact[i]);
+      }
+    }
+    std::printf("%10.0e %13.1f%% %13.1f%% %10d\n", cond, 100.0 * plain_ok / total,
+                100.0 * refined_ok / total, max_steps);
+    if (cond <= 1e12) EXPECT_EQ(refined_ok, total) << "cond " << cond;
+  }
+}
+
+// Zero right-hand sides (signed) and zero entries: the sign of every exact zero is IEEE's for
+// b_q - t_q0 x_0 - t_q1 x_1 - ... (the definition, evaluated with the oracle).
+TEST(Trsv, SignedZerosFollowTheDefinition) {
+  Rng rng(6);
+  std::uniform_int_distribution<int> coin(0, 1);
+  for (const Variant& v : all_variants()) {
+    const std::size_t n = 9;
+    auto a = random_triangle<double>(v, n, rng);
+    for (auto& e : a)
+      if (!std::isnan(e) && coin(rng)) e = coin(rng) ? 0.0 : -0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (v.diag == 'N' && a[i * n + i] == 0.0) a[i * n + i] = 1.0;
+    std::vector<double> b(n);
+    for (auto& e : b) e = coin(rng) ? 0.0 : -0.0;
+    for (int block : {1, 4, 100}) {
+      ExKokkos::Options o;
+      o.block_size = block;
+      expect_bits(defined_solution(v, a, n, b), run<Kokkos::LayoutLeft>(v, a, n, b, o),
+                  "zeros " + v.name() + " block " + std::to_string(block));
+    }
+  }
+}
+
+TEST(Trsv, ZeroAndNaNOnTheDiagonalFollowIeee) {
+  const Variant lower{'L', 'N', 'N'};
+  const std::vector<double> a = {0, 0, 0, 1, 2, 0, 1, 1, 1};
+  auto x = run<Kokkos::LayoutLeft>(lower, a, 3, std::vector<double>{1, 1, 1});
+  EXPECT_EQ(x[0], std::numeric_limits<double>::infinity());
+  EXPECT_EQ(x[1], -std::numeric_limits<double>::infinity());  // (1 - inf) / 2
+  EXPECT_TRUE(std::isnan(x[2]));                              // 1 - (inf - inf)
+  const std::vector<double> b = {2, 0, 0, 1, std::nan(""), 0, 1, 1, 1};
+  x = run<Kokkos::LayoutLeft>(lower, b, 3, std::vector<double>{2, 1, 1});
+  EXPECT_EQ(x[0], 1.0);
+  EXPECT_TRUE(std::isnan(x[1]));
+  EXPECT_TRUE(std::isnan(x[2]));
+}
+
+TEST(Trsv, BadInputThrows) {
+  Kokkos::View<double**> A("A", 3, 4), S("S", 3, 3);
+  Kokkos::View<double*> b3("b", 3), b4("b", 4);
+  try {
+    ExKokkos::extrsv("L", "N", "N", A, b3);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("ExKokkos::extrsv"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("3 x 4"), std::string::npos) << msg;
+  }
+  EXPECT_THROW(ExKokkos::extrsv("L", "N", "N", S, b4), std::invalid_argument);
+  EXPECT_THROW(ExKokkos::extrsv("X", "N", "N", S, b3), std::invalid_argument);
+  EXPECT_THROW(ExKokkos::extrsv("L", "Q", "N", S, b3), std::invalid_argument);
+  EXPECT_THROW(ExKokkos::extrsv("L", "N", "Z", S, b3), std::invalid_argument);
+}
+
+}  // namespace
