@@ -25,5 +25,6 @@
 #include "ExKokkos_ScaledSumRounding.hpp"
 #include "ExKokkos_Gemv.hpp"
 #include "ExKokkos_Trsv.hpp"
+#include "ExKokkos_Getf2.hpp"
 
 #endif  // EXKOKKOS_HPP

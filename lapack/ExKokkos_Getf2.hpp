@@ -1,0 +1,117 @@
+// ExKokkos::exgetf2: LU factorization with partial pivoting, P A = L U, every entry computed as
+// one correctly rounded exact expression (lapack/impl/ExKokkos_Getf2_impl.hpp), so the factors,
+// the pivots and info are bitwise the same on every backend and for every team or batch size.
+//
+//   int info = ExKokkos::exgetf2(space, A, ipiv);          // A: m x n, ipiv: min(m, n)
+//   ExKokkos::exgetf2_batched(space, A, ipiv, info);       // A: batch x m x n, ipiv: batch x
+//                                                          // min(m, n), info: batch
+//
+// Pivots are 0-based row indices, as Kokkos Kernels writes them: row j was swapped with row
+// ipiv(j) at step j (LAPACK's ipiv minus one). info is LAPACK's: 0, or k > 0 when U(k-1, k-1) is
+// exactly zero (the factorization completes; that column of L is not scaled). NaN and Inf
+// propagate as IEEE arithmetic does; a NaN never wins the pivot search against a number.
+// Wrong ranks, value types or extents are compile errors or std::invalid_argument.
+#ifndef EXKOKKOS_GETF2_HPP
+#define EXKOKKOS_GETF2_HPP
+
+#include "impl/ExKokkos_Getf2_impl.hpp"
+
+#include <ExKokkos_Options.hpp>
+#include <impl/ExKokkos_Gemv_impl.hpp>
+
+#include <sstream>
+#include <stdexcept>
+
+namespace ExKokkos {
+namespace Impl {
+
+template <class ExecSpace>
+int lu_expansion_size(const Options& o) {
+  const int n = o.expansion_size > 0 ? o.expansion_size : (is_host_space<ExecSpace>() ? 3 : 4);
+  check_option(n == 2 || n == 3 || n == 4 || n == 6 || n == 8, "ExKokkos::exgetf2",
+               "expansion_size = " + std::to_string(n) + " (must be 2, 3, 4, 6 or 8)");
+  return n;
+}
+
+template <class ExecSpace, class AView, class PivView, class InfoView>
+void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
+                          const InfoView& info, const Options& options) {
+  const int team_size = options.team_size > 0 ? options.team_size : 1;
+  with_expansion_size(lu_expansion_size<ExecSpace>(options), [&](auto size) {
+    using F = BatchedGetf2Functor<decltype(size)::value, ExecSpace, AView, PivView, InfoView>;
+    Kokkos::parallel_for(
+        "ExKokkos::exgetf2",
+        Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(A.extent(0)), team_size),
+        F{A, ipiv, info});
+  });
+}
+
+template <class AView, class PivView>
+void check_getf2(const char* routine, std::size_t m, std::size_t n, const PivView& ipiv,
+                 std::size_t piv_extent) {
+  const std::size_t k = m < n ? m : n;
+  if (piv_extent != k) {
+    std::ostringstream msg;
+    msg << routine << ": ipiv needs min(m, n) = " << k << " entries for a " << m << " x " << n
+        << " matrix, but has " << piv_extent;
+    throw std::invalid_argument(msg.str());
+  }
+  (void)ipiv;
+}
+
+}  // namespace Impl
+
+template <class ExecSpace, class AView, class PivView, class InfoView>
+void exgetf2_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
+                     const InfoView& info, const Options& options = {}) {
+  static_assert(static_cast<int>(AView::rank) == 3 && static_cast<int>(PivView::rank) == 2 &&
+                    static_cast<int>(InfoView::rank) == 1,
+                "ExKokkos::exgetf2_batched: A rank 3 (batch x m x n), ipiv rank 2, info rank 1");
+  static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
+                "ExKokkos::exgetf2_batched: A must hold double or float");
+  const char* routine = "ExKokkos::exgetf2_batched";
+  Impl::check_getf2<AView>(routine, A.extent(1), A.extent(2), ipiv, ipiv.extent(1));
+  if (ipiv.extent(0) != A.extent(0) || info.extent(0) != A.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": A holds " << A.extent(0)
+        << " matrices but ipiv.extent(0) = " << ipiv.extent(0)
+        << " and info.extent(0) = " << info.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+  if (A.extent(0) == 0) return;
+  Impl::launch_batched_getf2(space, A, ipiv, info, options);
+}
+
+template <class ExecSpace, class AView, class PivView>
+int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
+            const Options& options = {}) {
+  static_assert(static_cast<int>(AView::rank) == 2 && static_cast<int>(PivView::rank) == 1,
+                "ExKokkos::exgetf2: A must be rank 2 and ipiv rank 1");
+  static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
+                "ExKokkos::exgetf2: A must hold double or float");
+  Impl::check_getf2<AView>("ExKokkos::exgetf2", A.extent(0), A.extent(1), ipiv, ipiv.extent(0));
+  // A batch of one: the same team code as the batched form, so the bits agree by construction.
+  using Mem = typename ExecSpace::memory_space;
+  const auto A3 = Kokkos::View<typename AView::non_const_value_type***, Kokkos::LayoutStride, Mem,
+                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+      A.data(), Kokkos::LayoutStride(1, 0, A.extent(0), A.stride(0), A.extent(1), A.stride(1)));
+  const auto P2 = Kokkos::View<typename PivView::non_const_value_type**, Kokkos::LayoutStride, Mem,
+                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+      ipiv.data(), Kokkos::LayoutStride(1, 0, ipiv.extent(0), ipiv.stride(0)));
+  const Kokkos::View<int*, Mem> info("ExKokkos::exgetf2::info", 1);
+  if (A.extent(0) == 0 || A.extent(1) == 0) return 0;
+  Impl::launch_batched_getf2(space, A3, P2, info, options);
+  int result = 0;
+  Kokkos::deep_copy(space, result, Kokkos::subview(info, 0));
+  space.fence();
+  return result;
+}
+
+template <class AView, class PivView>
+int exgetf2(const AView& A, const PivView& ipiv, const Options& options = {}) {
+  return exgetf2(typename AView::execution_space(), A, ipiv, options);
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_GETF2_HPP

@@ -1,0 +1,118 @@
+// One team factors one matrix: the left-looking jik LU with partial pivoting of the ExBLAS LU
+// paper (Iakymchuk, Graillat, Defour, Quintana-Orti, "Hierarchical approach for deriving a
+// reproducible unblocked LU factorization", Alg. 7). For every column j:
+//   u_ij = RN(a_ij - sum_{k<i} l_ik u_kj)        i < j  (a01 := L00^-1 a01, in order)
+//   a_ij = RN(a_ij - sum_{k<j} l_ik u_kj)        i >= j (a11 and a21, independent rows)
+//   p = the first index of the largest |a_ij|, i >= j; swap rows j and p everywhere
+//   l_ij = RN(a_ij / a_jj)                       i > j  (one correctly rounded division)
+// Every sum is exact (an expansion per thread spilling into a long accumulator) and rounded once,
+// so each entry, each pivot and info depend on nothing but the input: any team size, batch size
+// or backend gives the same bits, and a batched factor equals the unbatched one.
+#ifndef EXKOKKOS_GETF2_IMPL_HPP
+#define EXKOKKOS_GETF2_IMPL_HPP
+
+#include <ExKokkos_Compat.hpp>
+#include <ExKokkos_Expansion.hpp>
+#include <ExKokkos_LongAccumulator.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace ExKokkos {
+namespace Impl {
+
+// RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding.
+template <int N, class AView>
+KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
+                                                                      int count) {
+  using T = typename AView::non_const_value_type;
+  LongAccumulator s;
+  s.add(A(i, j));
+  Expansion<N> e;
+  for (int k = 0; k < count; ++k) {
+    if (std::is_same<T, double>::value)
+      e.add_product(-double(A(i, k)), double(A(k, j)), s);
+    else
+      e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
+  }
+  e.flush(s);
+  return s.round<T>();
+}
+
+// Factors A (m x n) in place with the team; pivots (0-based row indices, min(m, n) of them) go to
+// ipiv. Returns LAPACK's info on every thread: 0, or k when U(k-1, k-1) (1-based k) is exactly
+// zero; the factorization still completes (a zero pivot's column is not scaled).
+template <int N, class Member, class AView, class PivView>
+KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const PivView& ipiv) {
+  using T = typename AView::non_const_value_type;
+  const int m = static_cast<int>(A.extent(0)), n = static_cast<int>(A.extent(1));
+  int info = 0;
+  for (int j = 0; j < n; ++j) {
+    const int top = j < m ? j : m;  // rows above the diagonal in this column
+    // U part of column j, in order (each row needs the rows above it).
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      for (int i = 1; i < top; ++i) A(i, j) = lu_update<N>(A, i, j, i);
+    });
+    team.team_barrier();
+    if (j >= m) continue;
+    // a11 and a21: independent exact dot products.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, m),
+                         [&](const int i) { A(i, j) = lu_update<N>(A, i, j, j); });
+    team.team_barrier();
+    // The pivot: the first index of the largest magnitude (a NaN is never larger).
+    int p = j;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& pivot) {
+          pivot = j;
+          T largest = compat::fabs(A(j, j));
+          for (int i = j + 1; i < m; ++i) {
+            const T v = compat::fabs(A(i, j));
+            if (v > largest || (largest != largest && v == v)) {
+              largest = v;
+              pivot = i;
+            }
+          }
+          ipiv(j) = pivot;
+        },
+        p);
+    if (p != j) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int c) {
+        const T t = A(j, c);
+        A(j, c) = A(p, c);
+        A(p, c) = t;
+      });
+    }
+    team.team_barrier();
+    const T pivot = A(j, j);
+    if (pivot != T(0)) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, m),
+                           [&](const int i) { A(i, j) = A(i, j) / pivot; });
+    } else if (info == 0) {
+      info = j + 1;
+    }
+    team.team_barrier();
+  }
+  return info;
+}
+
+template <int N, class ExecSpace, class AView, class PivView, class InfoView>
+struct BatchedGetf2Functor {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  AView A;        // batch x m x n
+  PivView ipiv;   // batch x min(m, n)
+  InfoView info;  // batch
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int b = team.league_rank();
+    const auto a = Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL());
+    const auto piv = Kokkos::subview(ipiv, b, Kokkos::ALL());
+    const int result = team_getf2<N>(team, a, piv);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { info(b) = result; });
+  }
+};
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_GETF2_IMPL_HPP

@@ -1,0 +1,272 @@
+// exgetf2: the factors, pivots and info bit for bit against the definition (left-looking jik LU,
+// each entry RN(a - exact sum) or a correctly rounded division, pivot = first largest magnitude)
+// evaluated with the MPFR oracle; the batched form equals the unbatched one for every team size;
+// singular matrices report LAPACK's info; pivots agree with an ordinary getf2 on well-conditioned
+// matrices; and the backward error ||PA - LU|| / ||A|| is never worse than ordinary getf2's.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Oracle.hpp>
+
+#include "ExKokkosTest_Matrices.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::same_bits;
+using Space = Kokkos::DefaultExecutionSpace;
+using Rng = std::mt19937_64;
+
+struct Factors {
+  std::vector<double> lu;  // row-major m x n
+  std::vector<int> piv;
+  int info = 0;
+};
+
+// The definition, with the MPFR oracle for every exact sum.
+Factors defined_getf2(std::vector<double> a, int m, int n) {
+  Factors f;
+  auto at = [&](int i, int j) -> double& { return a[std::size_t(i) * n + j]; };
+  auto update = [&](int i, int j, int count) {
+    ExKokkosTest::ExactSum s;
+    s.add(at(i, j));
+    for (int k = 0; k < count; ++k) s.add_product(-at(i, k), at(k, j));
+    at(i, j) = s.round_double();
+  };
+  for (int j = 0; j < n; ++j) {
+    const int top = std::min(j, m);
+    for (int i = 1; i < top; ++i) update(i, j, i);
+    if (j >= m) continue;
+    for (int i = j; i < m; ++i) update(i, j, j);
+    int p = j;
+    double largest = std::fabs(at(j, j));
+    for (int i = j + 1; i < m; ++i) {
+      const double v = std::fabs(at(i, j));
+      if (v > largest || (std::isnan(largest) && !std::isnan(v))) {
+        largest = v;
+        p = i;
+      }
+    }
+    f.piv.push_back(p);
+    for (int c = 0; c < n; ++c) std::swap(at(j, c), at(p, c));
+    if (at(j, j) != 0.0) {
+      for (int i = j + 1; i < m; ++i) at(i, j) = at(i, j) / at(j, j);
+    } else if (f.info == 0) {
+      f.info = j + 1;
+    }
+  }
+  f.lu = a;
+  return f;
+}
+
+// An ordinary right-looking getf2 in double (LAPACK's loop order), for pivots and accuracy.
+Factors ordinary_getf2(std::vector<double> a, int m, int n) {
+  Factors f;
+  auto at = [&](int i, int j) -> double& { return a[std::size_t(i) * n + j]; };
+  for (int j = 0; j < std::min(m, n); ++j) {
+    int p = j;
+    for (int i = j + 1; i < m; ++i)
+      if (std::fabs(at(i, j)) > std::fabs(at(p, j))) p = i;
+    f.piv.push_back(p);
+    for (int c = 0; c < n; ++c) std::swap(at(j, c), at(p, c));
+    if (at(j, j) == 0.0) {
+      if (f.info == 0) f.info = j + 1;
+      continue;
+    }
+    for (int i = j + 1; i < m; ++i) at(i, j) /= at(j, j);
+    for (int i = j + 1; i < m; ++i)
+      for (int c = j + 1; c < n; ++c) at(i, c) -= at(i, j) * at(j, c);
+  }
+  f.lu = a;
+  return f;
+}
+
+template <class ViewLayout>
+Factors run(const std::vector<double>& a, int m, int n, const ExKokkos::Options& o = {}) {
+  auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(a, m, n);
+  Kokkos::View<int*, Space::memory_space> ipiv("ipiv", std::min(m, n));
+  Factors f;
+  f.info = ExKokkos::exgetf2(Space(), A, ipiv, o);
+  auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+  auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) f.lu.push_back(hA(i, j));
+  for (int j = 0; j < std::min(m, n); ++j) f.piv.push_back(hp(j));
+  return f;
+}
+
+void expect_same(const Factors& e, const Factors& g, const std::string& what) {
+  EXPECT_EQ(e.info, g.info) << what;
+  EXPECT_EQ(e.piv, g.piv) << what;
+  ASSERT_EQ(e.lu.size(), g.lu.size()) << what;
+  int failures = 0;
+  for (std::size_t i = 0; i < e.lu.size() && failures < 5; ++i)
+    if (!same_bits(e.lu[i], g.lu[i])) {
+      ++failures;
+      ADD_FAILURE() << what << ": LU[" << i << "] = " << describe(g.lu[i]) << ", defined "
+                    << describe(e.lu[i]);
+    }
+}
+
+std::vector<double> random_matrix(int m, int n, Rng& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> a(std::size_t(m) * n);
+  for (auto& v : a) v = u(rng);
+  return a;
+}
+
+// A matrix with condition number about `cond`: U diag(s) V^T with random orthogonal-ish
+// factors replaced by products of random unit lower and upper triangular matrices (cheap, and
+// the singular values spread over [1/cond, 1] make it ill-conditioned).
+std::vector<double> ill_conditioned_matrix(int n, double cond, Rng& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> l(n * n, 0.0), r(n * n, 0.0), a(n * n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    l[i * n + i] = 1.0;
+    r[i * n + i] = std::pow(cond, -double(i) / std::max(1, n - 1));
+    for (int j = 0; j < i; ++j) l[i * n + j] = u(rng);
+    for (int j = i + 1; j < n; ++j) r[i * n + j] = u(rng) * r[i * n + i];
+  }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double s = 0;
+      for (int k = 0; k < n; ++k) s += l[i * n + k] * r[k * n + j];
+      a[i * n + j] = s;
+    }
+  // Shuffle the rows so that pivoting has work to do.
+  for (int i = n - 1; i > 0; --i) {
+    const int k = std::uniform_int_distribution<int>(0, i)(rng);
+    for (int j = 0; j < n; ++j) std::swap(a[i * n + j], a[k * n + j]);
+  }
+  return a;
+}
+
+TEST(Getf2, MatchesTheDefinitionBitForBit) {
+  Rng rng(1);
+  for (auto shape : std::vector<std::pair<int, int>>{
+           {1, 1}, {2, 2}, {3, 5}, {5, 3}, {17, 17}, {32, 32}, {40, 25}, {25, 40}, {64, 64}}) {
+    const auto a = random_matrix(shape.first, shape.second, rng);
+    const auto e = defined_getf2(a, shape.first, shape.second);
+    const std::string what = std::to_string(shape.first) + "x" + std::to_string(shape.second);
+    expect_same(e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second), what + " Left");
+    expect_same(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second), what + " Right");
+    expect_same(e, run<Kokkos::LayoutStride>(a, shape.first, shape.second), what + " Stride");
+  }
+}
+
+TEST(Getf2, IllConditionedMatricesMatchTheDefinition) {
+  Rng rng(2);
+  for (double cond : {1e2, 1e10, 1e20, 1e30, 1e40}) {
+    const int n = 24;
+    const auto a = ill_conditioned_matrix(n, cond, rng);
+    expect_same(defined_getf2(a, n, n), run<Kokkos::LayoutLeft>(a, n, n), "cond " + describe(cond));
+  }
+}
+
+TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
+  Rng rng(3);
+  const int batch = 37, m = 20, n = 16;
+  Kokkos::View<double***, Kokkos::LayoutRight, Space::memory_space> A("A", batch, m, n);
+  Kokkos::View<int**, Space::memory_space> ipiv("ipiv", batch, n);
+  Kokkos::View<int*, Space::memory_space> info("info", batch);
+  std::vector<std::vector<double>> mats;
+  auto hA = Kokkos::create_mirror(A);  // a copy even on the host: A is factored repeatedly
+  for (int b = 0; b < batch; ++b) {
+    mats.push_back(random_matrix(m, n, rng));
+    if (b % 5 == 4)  // some singular ones: a zero column
+      for (int i = 0; i < m; ++i) mats.back()[i * n + 3] = 0.0;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) hA(b, i, j) = mats.back()[i * n + j];
+  }
+  for (int team : {1, 2, ExKokkos::Impl::compat::concurrency(Space())}) {
+    Kokkos::deep_copy(A, hA);
+    ExKokkos::Options o;
+    o.team_size = team;
+    ExKokkos::exgetf2_batched(Space(), A, ipiv, info, o);
+    auto rA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+    auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
+    auto ri = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
+    for (int b = 0; b < batch; ++b) {
+      const Factors single = run<Kokkos::LayoutLeft>(mats[b], m, n);
+      Factors batched;
+      batched.info = ri(b);
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) batched.lu.push_back(rA(b, i, j));
+      for (int j = 0; j < n; ++j) batched.piv.push_back(rp(b, j));
+      expect_same(single, batched,
+                  "matrix " + std::to_string(b) + " team size " + std::to_string(team));
+      if (b % 5 == 4) EXPECT_GT(ri(b), 0);
+    }
+  }
+}
+
+TEST(Getf2, SingularAndSpecialMatrices) {
+  // info: the first exactly zero pivot, 1-based; the factorization completes.
+  std::vector<double> a = {1, 2, 3, 2, 4, 6, 1, 1, 1};  // second row = 2 x first
+  auto f = run<Kokkos::LayoutLeft>(a, 3, 3);
+  expect_same(defined_getf2(a, 3, 3), f, "rank 2");
+  EXPECT_EQ(f.info, 3);
+  std::vector<double> z = {0, 1, 0, 2};  // zero first column
+  f = run<Kokkos::LayoutLeft>(z, 2, 2);
+  EXPECT_EQ(f.info, 1);
+  expect_same(defined_getf2(z, 2, 2), f, "zero column");
+  std::vector<double> s = {std::nan(""), 1, 2, std::numeric_limits<double>::infinity()};
+  f = run<Kokkos::LayoutLeft>(s, 2, 2);
+  expect_same(defined_getf2(s, 2, 2), f, "NaN and Inf");
+  EXPECT_EQ(f.piv[0], 1);  // 2 beats NaN
+  // 0 x 0, 0 x n: nothing to do.
+  Kokkos::View<double**, Space::memory_space> e("e", 0, 0), e2("e2", 0, 3);
+  Kokkos::View<int*, Space::memory_space> p0("p", 0);
+  EXPECT_EQ(ExKokkos::exgetf2(Space(), e, p0), 0);
+  EXPECT_EQ(ExKokkos::exgetf2(Space(), e2, p0), 0);
+  // Wrong pivot extent.
+  Kokkos::View<double**, Space::memory_space> A("A", 3, 3);
+  Kokkos::View<int*, Space::memory_space> p2("p", 2);
+  EXPECT_THROW(ExKokkos::exgetf2(Space(), A, p2), std::invalid_argument);
+}
+
+// ||P A - L U||_max / ||A||_max with the products of L and U summed in long double.
+double backward_error(const std::vector<double>& a, const Factors& f, int n) {
+  std::vector<double> pa = a;
+  for (int j = 0; j < n; ++j)
+    for (int c = 0; c < n; ++c) std::swap(pa[j * n + c], pa[f.piv[j] * n + c]);
+  double err = 0, norm = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      long double s = 0;
+      for (int k = 0; k <= std::min(i, j); ++k)
+        s += (long double)(k == i ? 1.0 : f.lu[i * n + k]) * f.lu[k * n + j];
+      err = std::max(err, double(std::fabs(s - pa[i * n + j])));
+      norm = std::max(norm, std::fabs(a[i * n + j]));
+    }
+  return err / norm;
+}
+
+TEST(Getf2, PivotsAndAccuracyBesideOrdinaryGetf2) {
+  Rng rng(4);
+  for (int trial = 0; trial < 10; ++trial) {
+    const int n = 30;
+    const auto a = random_matrix(n, n, rng);
+    const Factors ex = run<Kokkos::LayoutLeft>(a, n, n), plain = ordinary_getf2(a, n, n);
+    EXPECT_EQ(ex.piv, plain.piv) << "trial " << trial;
+    EXPECT_LE(backward_error(a, ex, n), backward_error(a, plain, n) * 1.0000001)
+        << "trial " << trial;
+  }
+  std::printf("%8s %14s %14s\n", "cond", "ordinary", "exgetf2");
+  for (double cond : {1e2, 1e10, 1e20, 1e30, 1e40}) {
+    const int n = 24;
+    const auto a = ill_conditioned_matrix(n, cond, rng);
+    const Factors ex = run<Kokkos::LayoutLeft>(a, n, n), plain = ordinary_getf2(a, n, n);
+    std::printf("%8.0e %14.3e %14.3e\n", cond, backward_error(a, plain, n),
+                backward_error(a, ex, n));
+  }
+}
+
+}  // namespace
