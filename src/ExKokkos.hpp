@@ -26,5 +26,6 @@
 #include "ExKokkos_Gemv.hpp"
 #include "ExKokkos_Trsv.hpp"
 #include "ExKokkos_Getf2.hpp"
+#include "ExKokkos_Getrs.hpp"
 
 #endif  // EXKOKKOS_HPP

@@ -1,0 +1,267 @@
+// ExKokkos::exgetrs and ExKokkos::exgesv: solves with the reproducible LU factors of exgetf2.
+//
+//   ExKokkos::exgetrs(space, "N", LU, ipiv, B);     // B: n (one right-hand side) or n x nrhs
+//   ExKokkos::GesvResult r = ExKokkos::exgesv(space, A, ipiv, B, options);
+//   ExKokkos::exgetrs_batched(space, "N", LU, ipiv, B);        // LU batch x n x n, B batch x n
+//   ExKokkos::exgesv_batched(space, A, ipiv, B, info, steps, options);
+//
+// Every component of every triangular solve is x_q = RN(RN(b_q - sum_r t_qr x_r) / t_qq) with the
+// sum exact (as extrsv), so the solution is bitwise reproducible and a batched solve equals the
+// unbatched one. exgesv factors A in place (exgetf2) and overwrites B with the solution; as in
+// LAPACK, a singular factor (info > 0) leaves B unchanged. With options.refinement_steps = k > 0
+// it refines up to k times: r = RN(b - A x) computed exactly from a copy of the original A
+// (exgemv), d = A^-1 r with the factors, x = RN(x + d), until x no longer changes; the steps
+// taken are reported.
+#ifndef EXKOKKOS_GETRS_HPP
+#define EXKOKKOS_GETRS_HPP
+
+#include "ExKokkos_Getf2.hpp"
+#include "impl/ExKokkos_Getrs_impl.hpp"
+
+#include <ExKokkos_Gemv.hpp>
+#include <ExKokkos_Trsv.hpp>
+
+namespace ExKokkos {
+
+struct GesvResult {
+  int info = 0;              // exgetf2's info
+  int refinement_steps = 0;  // refinement steps taken (the largest over the columns of B)
+};
+
+namespace Impl {
+
+template <class BView, class PivView>
+struct RowSwapsFunctor {
+  BView b;
+  PivView ipiv;
+  bool reverse;
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const { apply_row_swaps(b, ipiv, reverse); }
+};
+
+template <class ExecSpace, class AView, class PivView, class BView>
+void getrs_column(const ExecSpace& space, bool transposed, const AView& LU, const PivView& ipiv,
+                  const BView& b, const Options& options) {
+  Options o = options;
+  o.refinement_steps = 0;
+  const Kokkos::RangePolicy<ExecSpace> one(space, 0, 1);
+  if (!transposed) {
+    Kokkos::parallel_for("ExKokkos::exgetrs::swaps", one,
+                         RowSwapsFunctor<BView, PivView>{b, ipiv, false});
+    extrsv(space, "L", "N", "U", LU, b, o);
+    extrsv(space, "U", "N", "N", LU, b, o);
+  } else {
+    extrsv(space, "U", "T", "N", LU, b, o);
+    extrsv(space, "L", "T", "U", LU, b, o);
+    Kokkos::parallel_for("ExKokkos::exgetrs::swaps", one,
+                         RowSwapsFunctor<BView, PivView>{b, ipiv, true});
+  }
+}
+
+template <class AView, class PivView>
+void check_factors(const char* routine, const AView& LU, const PivView& ipiv, std::size_t b_rows) {
+  if (LU.extent(0) != LU.extent(1) || ipiv.extent(0) != LU.extent(0) || b_rows != LU.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": LU must be square with ipiv and B matching it, but LU is " << LU.extent(0)
+        << " x " << LU.extent(1) << ", ipiv.extent(0) = " << ipiv.extent(0)
+        << " and B.extent(0) = " << b_rows;
+    throw std::invalid_argument(msg.str());
+  }
+}
+
+template <class BView, int Rank = static_cast<int>(BView::rank)>
+struct Columns;
+template <class BView>
+struct Columns<BView, 1> {
+  static std::size_t count(const BView&) { return 1; }
+  static BView column(const BView& b, std::size_t) { return b; }
+};
+template <class BView>
+struct Columns<BView, 2> {
+  static std::size_t count(const BView& b) { return b.extent(1); }
+  static auto column(const BView& b, std::size_t c) { return Kokkos::subview(b, Kokkos::ALL(), c); }
+};
+
+}  // namespace Impl
+
+template <class ExecSpace, class AView, class PivView, class BView>
+void exgetrs(const ExecSpace& space, const char trans[], const AView& LU, const PivView& ipiv,
+             const BView& B, const Options& options = {}) {
+  static_assert(static_cast<int>(BView::rank) == 1 || static_cast<int>(BView::rank) == 2,
+                "ExKokkos::exgetrs: B must be rank 1 or 2");
+  const char* routine = "ExKokkos::exgetrs";
+  const bool transposed = Impl::parse_trans(routine, trans);
+  Impl::check_factors(routine, LU, ipiv, B.extent(0));
+  for (std::size_t c = 0; c < Impl::Columns<BView>::count(B); ++c)
+    Impl::getrs_column(space, transposed, LU, ipiv, Impl::Columns<BView>::column(B, c), options);
+}
+
+template <class ExecSpace, class AView, class PivView, class BView>
+GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, const BView& B,
+                  const Options& options = {}) {
+  using T = typename AView::non_const_value_type;
+  using Mem = typename ExecSpace::memory_space;
+  const char* routine = "ExKokkos::exgesv";
+  Impl::check_factors(routine, A, ipiv, B.extent(0));
+  Impl::check_option(options.refinement_steps >= 0, routine, "refinement_steps < 0");
+  const std::size_t n = A.extent(0);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Mem> original;
+  if (options.refinement_steps > 0) {
+    original = decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A"), n, n);
+    Kokkos::deep_copy(space, original, A);
+  }
+  GesvResult result;
+  result.info = exgetf2(space, A, ipiv, options);
+  if (result.info != 0) return result;
+  Kokkos::View<T*, Mem> b0("b", n), d("d", n);
+  for (std::size_t c = 0; c < Impl::Columns<BView>::count(B); ++c) {
+    const auto x = Impl::Columns<BView>::column(B, c);
+    if (options.refinement_steps > 0) Kokkos::deep_copy(space, b0, x);
+    Impl::getrs_column(space, false, A, ipiv, x, options);
+    int steps = 0;
+    while (steps < options.refinement_steps) {
+      Kokkos::deep_copy(space, d, b0);
+      exgemv(space, "N", T(-1), original, x, T(1), d);  // d = RN(b - A x), exact residual
+      Impl::getrs_column(space, false, A, ipiv, d, options);
+      std::int64_t changed = 0;
+      Kokkos::parallel_reduce("ExKokkos::exgesv::refine",
+                              Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                              Impl::ApplyCorrection<decltype(x), decltype(d)>{x, d}, changed);
+      ++steps;
+      if (changed == 0) break;
+    }
+    if (steps > result.refinement_steps) result.refinement_steps = steps;
+  }
+  return result;
+}
+
+namespace Impl {
+
+// One team per system: solve with the factors on one thread, then refine with the residual
+// computed by the team.
+template <int N, class ExecSpace, class LUView, class PivView, class BView, class AView,
+          class StepsView>
+struct BatchedSolveFunctor {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  LUView LU;        // batch x n x n factors
+  PivView ipiv;     // batch x n
+  BView B;          // batch x n, overwritten by the solution
+  AView original;   // batch x n x n, for refinement (may be empty)
+  BView b0, d;      // batch x n workspaces for refinement (may be empty)
+  StepsView steps;  // batch (may be empty)
+  bool transposed;
+  int max_steps;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+    const auto lu = Kokkos::subview(LU, s, Kokkos::ALL(), Kokkos::ALL());
+    const auto piv = Kokkos::subview(ipiv, s, Kokkos::ALL());
+    const auto x = Kokkos::subview(B, s, Kokkos::ALL());
+    const int n = static_cast<int>(x.extent(0));
+    if (max_steps > 0)
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int i) { b0(s, i) = x(i); });
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(transposed, lu, piv, x); });
+    team.team_barrier();
+    int taken = 0;
+    while (taken < max_steps) {
+      const auto a = Kokkos::subview(original, s, Kokkos::ALL(), Kokkos::ALL());
+      const auto r = Kokkos::subview(d, s, Kokkos::ALL());
+      team_residual<N>(team, a, x, Kokkos::subview(b0, s, Kokkos::ALL()), r);
+      team.team_barrier();
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(false, lu, piv, r); });
+      team.team_barrier();
+      int changed = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, n),
+          [&](const int i, int& count) {
+            const auto updated = x(i) + r(i);
+            if (!(updated == x(i))) ++count;
+            x(i) = updated;
+          },
+          changed);
+      team.team_barrier();
+      ++taken;
+      if (changed == 0) break;
+    }
+    if (steps.extent(0) > 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { steps(s) = taken; });
+  }
+};
+
+}  // namespace Impl
+
+// B: batch x n, one right-hand side per system.
+template <class ExecSpace, class LUView, class PivView, class BView>
+void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& LU,
+                     const PivView& ipiv, const BView& B, const Options& options = {}) {
+  static_assert(static_cast<int>(LUView::rank) == 3 && static_cast<int>(BView::rank) == 2,
+                "ExKokkos::exgetrs_batched: LU batch x n x n, ipiv batch x n, B batch x n");
+  const char* routine = "ExKokkos::exgetrs_batched";
+  const bool transposed = Impl::parse_trans(routine, trans);
+  if (LU.extent(1) != LU.extent(2) || ipiv.extent(1) != LU.extent(1) ||
+      B.extent(1) != LU.extent(1) || ipiv.extent(0) != LU.extent(0) ||
+      B.extent(0) != LU.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": LU is " << LU.extent(0) << " x " << LU.extent(1) << " x " << LU.extent(2)
+        << ", ipiv " << ipiv.extent(0) << " x " << ipiv.extent(1) << ", B " << B.extent(0) << " x "
+        << B.extent(1) << ": they must be batch x n x n, batch x n and batch x n";
+    throw std::invalid_argument(msg.str());
+  }
+  if (LU.extent(0) == 0) return;
+  const int team_size = options.team_size > 0 ? options.team_size : 1;
+  Impl::with_expansion_size(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
+    using Steps = Kokkos::View<int*, typename ExecSpace::memory_space>;
+    using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, LUView, PivView, BView,
+                                        LUView, Steps>;
+    Kokkos::parallel_for(
+        "ExKokkos::exgetrs_batched",
+        Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(LU.extent(0)), team_size),
+        F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), transposed, 0});
+  });
+}
+
+// A: batch x n x n (factored in place), B: batch x n (overwritten by the solutions), info and
+// steps: batch (steps may be an empty view when options.refinement_steps == 0). Systems with
+// info > 0 are left unsolved, as LAPACK does.
+template <class ExecSpace, class AView, class PivView, class BView, class InfoView, class StepsView>
+void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv, const BView& B,
+                    const InfoView& info, const StepsView& steps, const Options& options = {}) {
+  using T = typename AView::non_const_value_type;
+  using Mem = typename ExecSpace::memory_space;
+  const char* routine = "ExKokkos::exgesv_batched";
+  Impl::check_option(options.refinement_steps >= 0, routine, "refinement_steps < 0");
+  if (options.refinement_steps > 0 && steps.extent(0) != A.extent(0))
+    throw std::invalid_argument(std::string(routine) + ": steps must have one entry per system");
+  const std::size_t batch = A.extent(0), n = A.extent(1);
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> original;
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> b0, d;
+  if (options.refinement_steps > 0) {
+    original =
+        decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A"), batch, n, n);
+    Kokkos::deep_copy(space, original, A);
+    b0 = decltype(b0)("b0", batch, n);
+    d = decltype(d)("d", batch, n);
+  }
+  exgetf2_batched(space, A, ipiv, info, options);
+  if (batch == 0) return;
+  const int team_size = options.team_size > 0 ? options.team_size : 1;
+  // Unsolved systems (info > 0) keep B: solve into a copy and take only the good ones.
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> x("x", batch, n);
+  Kokkos::deep_copy(space, x, B);
+  Impl::with_expansion_size(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
+    using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, AView, PivView,
+                                        decltype(x), decltype(original), StepsView>;
+    Kokkos::parallel_for("ExKokkos::exgesv_batched",
+                         Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
+                         F{A, ipiv, x, original, b0, d, steps, false, options.refinement_steps});
+  });
+  Kokkos::parallel_for(
+      "ExKokkos::exgesv_batched::store", Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
+      KOKKOS_LAMBDA(const std::size_t s) {
+        if (info(s) == 0)
+          for (std::size_t i = 0; i < n; ++i) B(s, i) = x(s, i);
+      });
+}
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_GETRS_HPP
