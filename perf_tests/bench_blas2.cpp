@@ -1,0 +1,157 @@
+// Level-2 benchmarks: exgemv beside KokkosBlas::gemv (OpenBLAS here) for "N" and "T" on square,
+// tall and wide matrices, and extrsv (lower, "N", non-unit) beside KokkosBlas::trsm with one
+// right-hand side and a plain Kokkos substitution. Prints the time ratios at the end
+// (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
+#include <ExKokkos.hpp>
+
+#include "ExKokkosPerf_RatioReporter.hpp"
+
+#include <Kokkos_Random.hpp>
+
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+#include <KokkosBlas2_gemv.hpp>
+#include <KokkosBlas3_trsm.hpp>
+#endif
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Mem>;
+using Vec = Kokkos::View<double*, Kokkos::LayoutLeft, Mem>;
+
+struct GemvProblem {
+  Matrix A;
+  Vec x, y, y0;
+};
+
+GemvProblem make_gemv(std::size_t m, std::size_t n, bool transposed) {
+  GemvProblem p{Matrix("A", m, n), Vec("x", transposed ? m : n), Vec("y", transposed ? n : m),
+                Vec("y0", transposed ? n : m)};
+  Kokkos::Random_XorShift64_Pool<Space> pool(m + n);
+  Kokkos::fill_random(p.A, pool, -1.0, 1.0);
+  Kokkos::fill_random(p.x, pool, -1.0, 1.0);
+  Kokkos::fill_random(p.y0, pool, -1.0, 1.0);
+  return p;
+}
+
+void register_gemv(const std::string& routine, const char* trans, std::size_t m, std::size_t n,
+                   std::function<void(const char*, GemvProblem&)> body) {
+  const std::string name =
+      routine + "/" + trans + "/" + std::to_string(m) + "x" + std::to_string(n);
+  const std::string t = trans;
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        GemvProblem p = make_gemv(m, n, t == "T");
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.y, p.y0);  // y keeps its range
+          Space().fence();
+          state.ResumeTiming();
+          body(t.c_str(), p);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * m * n * sizeof(double));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+struct TrsvProblem {
+  Matrix T;
+  Vec b, b0;
+};
+
+// Diagonal in [1, 2), off-diagonal U[-1, 1) / n: well-conditioned.
+TrsvProblem make_trsv(std::size_t n) {
+  TrsvProblem p{Matrix("T", n, n), Vec("b", n), Vec("b0", n)};
+  Kokkos::Random_XorShift64_Pool<Space> pool(n);
+  Kokkos::fill_random(p.T, pool, -1.0, 1.0);
+  Kokkos::fill_random(p.b0, pool, -1.0, 1.0);
+  const Matrix T = p.T;
+  const double scale = 1.0 / double(n);
+  Kokkos::parallel_for(
+      "diagonal", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const std::size_t i) {
+        for (std::size_t j = 0; j < n; ++j)
+          T(i, j) = i == j ? 1.5 + 0.5 * T(i, j) : (j < i ? T(i, j) * scale : 0.0);
+      });
+  return p;
+}
+
+void register_trsv(const std::string& routine, std::size_t n,
+                   std::function<void(TrsvProblem&)> body) {
+  const std::string name = routine + "/L/" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        TrsvProblem p = make_trsv(n);
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.b, p.b0);
+          Space().fence();
+          state.ResumeTiming();
+          body(p);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n / 2 * sizeof(double));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {4096, 4096}, {65536, 256}, {256, 65536}};
+  for (const auto& s : shapes)
+    for (const char* trans : {"N", "T"}) {
+      register_gemv("exgemv", trans, s.first, s.second, [](const char* t, GemvProblem& p) {
+        ExKokkos::exgemv(Space(), t, 1.5, p.A, p.x, 0.5, p.y);
+      });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_gemv(
+          "KokkosBlas::gemv", trans, s.first, s.second,
+          [](const char* t, GemvProblem& p) { KokkosBlas::gemv(t, 1.5, p.A, p.x, 0.5, p.y); });
+#endif
+    }
+  for (std::size_t n : {1024, 4096}) {
+    register_trsv("extrsv", n,
+                  [](TrsvProblem& p) { ExKokkos::extrsv(Space(), "L", "N", "N", p.T, p.b); });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+    register_trsv("KokkosBlas::trsm", n, [](TrsvProblem& p) {
+      const Kokkos::View<double**, Kokkos::LayoutLeft, Mem> B(p.b.data(), p.b.extent(0), 1);
+      KokkosBlas::trsm("L", "L", "N", "N", 1.0, p.T, B);
+    });
+#endif
+    register_trsv("plain_substitution", n, [](TrsvProblem& p) {
+      const Matrix T = p.T;
+      const Vec b = p.b;
+      Kokkos::parallel_for(
+          "substitution", Kokkos::RangePolicy<Space>(0, 1), KOKKOS_LAMBDA(const int) {
+            const std::size_t m = b.extent(0);
+            for (std::size_t i = 0; i < m; ++i) {
+              double s = b(i);
+              for (std::size_t j = 0; j < i; ++j) s -= T(i, j) * b(j);
+              b(i) = s / T(i, i);
+            }
+          });
+    });
+  }
+  const std::vector<std::pair<std::string, std::string>> pairs = {{"exgemv", "KokkosBlas::gemv"},
+                                                                  {"extrsv", "KokkosBlas::trsm"},
+                                                                  {"extrsv", "plain_substitution"}};
+  ExKokkosPerf::RatioReporter reporter(pairs);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

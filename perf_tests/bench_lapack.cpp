@@ -1,0 +1,168 @@
+// LU benchmarks: batched exgetf2 beside a non-reproducible batched getf2 of the same structure
+// (the same left-looking loop and team mapping in plain double arithmetic), for n = 8 to 128
+// with batches of about 2^20 matrix entries; single-matrix exgetf2 beside the plain loop and
+// OpenBLAS' dgetrf. Prints the time ratios at the end (--benchmark_out=f.json
+// --benchmark_out_format=json for perf_tests/plot_results.py).
+#include <ExKokkos.hpp>
+
+#include "ExKokkosPerf_RatioReporter.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Random.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,
+                        int* info);
+#endif
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using Batch = Kokkos::View<double***, Kokkos::LayoutRight, Mem>;
+using Pivots = Kokkos::View<int**, Mem>;
+
+// The ordinary counterpart: exgetf2's loop with a11/a21 updated by plain dot products.
+template <class Member, class AView, class PivView>
+KOKKOS_INLINE_FUNCTION int team_plain_getf2(const Member& team, const AView& A,
+                                            const PivView& ipiv) {
+  const int m = static_cast<int>(A.extent(0)), n = static_cast<int>(A.extent(1));
+  int info = 0;
+  for (int j = 0; j < n; ++j) {
+    const int top = j < m ? j : m;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      for (int i = 1; i < top; ++i) {
+        double s = A(i, j);
+        for (int k = 0; k < i; ++k) s -= A(i, k) * A(k, j);
+        A(i, j) = s;
+      }
+    });
+    team.team_barrier();
+    if (j >= m) continue;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, m), [&](const int i) {
+      double s = A(i, j);
+      for (int k = 0; k < j; ++k) s -= A(i, k) * A(k, j);
+      A(i, j) = s;
+    });
+    team.team_barrier();
+    int p = j;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& pivot) {
+          pivot = j;
+          for (int i = j + 1; i < m; ++i)
+            if (ExKokkos::Impl::compat::fabs(A(i, j)) > ExKokkos::Impl::compat::fabs(A(pivot, j)))
+              pivot = i;
+          ipiv(j) = pivot;
+        },
+        p);
+    if (p != j)
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int c) {
+        const double t = A(j, c);
+        A(j, c) = A(p, c);
+        A(p, c) = t;
+      });
+    team.team_barrier();
+    const double pivot = A(j, j);
+    if (pivot != 0.0)
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, m),
+                           [&](const int i) { A(i, j) = A(i, j) / pivot; });
+    else if (info == 0)
+      info = j + 1;
+    team.team_barrier();
+  }
+  return info;
+}
+
+struct PlainBatchedGetf2 {
+  using member_type = Kokkos::TeamPolicy<Space>::member_type;
+  Batch A;
+  Pivots ipiv;
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int b = team.league_rank();
+    team_plain_getf2(team, Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL()),
+                     Kokkos::subview(ipiv, b, Kokkos::ALL()));
+  }
+};
+
+struct Problem {
+  Batch original, work;
+  Pivots ipiv;
+  Kokkos::View<int*, Mem> info;
+};
+
+Problem make_problem(int batch, int n) {
+  Problem p;
+  p.original = Batch("A", batch, n, n);
+  p.work = Batch("work", batch, n, n);
+  p.ipiv = Pivots("ipiv", batch, n);
+  p.info = Kokkos::View<int*, Mem>("info", batch);
+  Kokkos::Random_XorShift64_Pool<Space> pool(n);
+  Kokkos::fill_random(p.original, pool, -1.0, 1.0);
+  return p;
+}
+
+void register_batched(const std::string& routine, int n, std::function<void(Problem&)> body) {
+  const int batch = std::max(1, (1 << 20) / (n * n));
+  const std::string name = routine + "/batched/" + std::to_string(n);
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [=](benchmark::State& state) {
+                                 Problem p = make_problem(batch, n);
+                                 for (auto _ : state) {
+                                   state.PauseTiming();
+                                   Kokkos::deep_copy(p.work, p.original);
+                                   Space().fence();
+                                   state.ResumeTiming();
+                                   body(p);
+                                   Space().fence();
+                                 }
+                                 state.counters["matrices_per_s"] =
+                                     benchmark::Counter(double(batch) * state.iterations(),
+                                                        benchmark::Counter::kIsRate);
+                               })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  for (int n : {8, 16, 32, 64, 128}) {
+    register_batched("exgetf2", n, [](Problem& p) {
+      ExKokkos::exgetf2_batched(Space(), p.work, p.ipiv, p.info);
+    });
+    register_batched("plain_getf2", n, [](Problem& p) {
+      Kokkos::parallel_for("plain_getf2", Kokkos::TeamPolicy<Space>(Space(), p.work.extent(0), 1),
+                           PlainBatchedGetf2{p.work, p.ipiv});
+    });
+  }
+  // Single matrices: one team; OpenBLAS' blocked, multithreaded dgetrf beside.
+  for (int n : {64, 256, 512}) {
+    register_batched("exgetf2_single", n, [](Problem& p) {
+      ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
+                        Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
+    });
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+    if (ExKokkos::Impl::is_host_space<Space>())
+      register_batched("dgetrf_single", n, [](Problem& p) {
+        const int m = static_cast<int>(p.work.extent(1)), info_dummy = 0;
+        int info = info_dummy;
+        // LayoutRight rows are LAPACK's columns: this factors A^T, the same amount of work.
+        dgetrf_(&m, &m, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &info);
+      });
+#endif
+  }
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"exgetf2", "plain_getf2"}, {"exgetf2_single", "dgetrf_single"}};
+  ExKokkosPerf::RatioReporter reporter(pairs);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
