@@ -62,13 +62,16 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_axpby_fast(double a, double x, double b
   // Half the gap to the neighbour on d's side of r (below a power of two it is half as wide).
   const bool away_from_zero = (d > 0.0) == (r > 0.0);
   const double up = next_up_nonnegative(ar), down = next_down_positive(ar);
-  const double half_gap = (away_from_zero ? up - ar : ar - down) * 0.5;
+  const double half_up = (up - ar) * 0.5, half_down = (ar - down) * 0.5;
+  const double half_gap = away_from_zero ? half_up : half_down;
   const double ad = compat::fabs(d);
   const double margin = (compat::fabs(re) + compat::fabs(t) + compat::fabs(qe)) * 0x1p-49;
   // Certainly closer to r than half the gap; or, d being exact, an exact tie between r and that
   // neighbour, which goes to the even one (adding an ordinary pair of doubles produces such
-  // ties often: an exact sum one bit too long).
-  const bool inside = exact ? (ad < half_gap) : (ad + margin < half_gap);
+  // ties often: an exact sum one bit too long). An inexact d may lie on either side of r: it
+  // must fit inside the narrower half gap (below a power of two the gap is half as wide).
+  const double narrower = half_up < half_down ? half_up : half_down;
+  const bool inside = exact ? (ad < half_gap) : (ad + margin < narrower);
   const bool tie = exact & (ad == half_gap);
   const double magnitude = (tie & !is_even(ar)) ? (away_from_zero ? up : down) : ar;
   result = r > 0.0 ? magnitude : -magnitude;

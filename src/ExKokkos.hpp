@@ -13,6 +13,7 @@
 #include "ExKokkos_LeagueAccumulator.hpp"
 #include "ExKokkos_CorrectlyRoundedSqrt.hpp"
 #include "ExKokkos_RoundedAxpby.hpp"
+#include "ExKokkos_ExpansionRounding.hpp"
 #include "ExKokkos_ExactSumReducer.hpp"
 
 // BLAS level 1

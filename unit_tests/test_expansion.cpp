@@ -4,6 +4,7 @@
 // compared bit for bit with the MPFR oracle after rounding.
 #include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_ExpansionLanes.hpp>
+#include <ExKokkos_ExpansionRounding.hpp>
 #include <ExKokkos_LongAccumulator.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
@@ -11,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -146,6 +149,61 @@ TEST(ExpansionLanes, EverySizeAndWidth) {
   check_lanes<4, 32>(rng);
   check_lanes<8, 4>(rng);
   check_lanes<2, 1>(rng);
+}
+
+// round_expansion_fast either declines or returns exactly the oracle's rounding of the slots'
+// sum: random products, sums built to land on ties and next to powers of two, cancellation.
+template <int N>
+void check_fast_rounding(std::mt19937_64& rng, int& certified, int& total) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> kind(0, 4), e(-60, 60);
+  for (int trial = 0; trial < 20000; ++trial) {
+    ExKokkos::Expansion<N> ex;
+    ExKokkos::LongAccumulator spill;  // must stay unused for the fast path to apply
+    ExKokkosTest::ExactSum exact;
+    const int k = kind(rng);
+    const double base = k == 1 ? std::ldexp(1.0, e(rng)) : std::ldexp(u(rng), e(rng));
+    ex.add(base, spill);
+    exact.add(base);
+    for (int t = 0; t < 6; ++t) {
+      double a = u(rng), b = u(rng);
+      if (k == 0) b = std::ldexp(b, e(rng));
+      if (k == 1 || k == 2) {  // terms near half an ulp of base: ties and near-ties
+        a = std::ldexp(1.0, e(rng) % 3 - 53) * (t % 2 ? 1 : -1);
+        b = std::fabs(base) * (t == 0 ? 1.0 : std::ldexp(1.0, -(t * 7)));
+      }
+      if (k == 4) {  // an exact tie: half an ulp of base, sometimes with a sticky term
+        const double ulp = std::nextafter(std::fabs(base), 1e300) - std::fabs(base);
+        a = t == 0 ? ulp : (t == 1 && trial % 2 ? std::ldexp(ulp, -30) : 0.0);
+        b = t == 0 ? (trial % 4 < 2 ? 0.5 : -0.5) : (trial % 3 ? 1.0 : -1.0);
+        if (a == 0.0) continue;
+      }
+      if (k == 3 && t == 5) {  // cancel the base almost entirely
+        a = -base;
+        b = 1.0 + std::ldexp(u(rng), -40);
+      }
+      ex.add_product(a, b, spill);
+      exact.add_product(a, b);
+    }
+    double r;
+    ++total;
+    if (spill.sign() != 0 || !ExKokkos::Impl::round_expansion_fast(ex, r)) continue;
+    ++certified;
+    const double want = exact.round_double();
+    ASSERT_TRUE(same_bits(r, want))
+        << "N " << N << " kind " << k << ": " << describe(r) << " vs " << describe(want);
+  }
+}
+
+TEST(ExpansionRounding, CertifiedResultsAreCorrectlyRounded) {
+  std::mt19937_64 rng(99);
+  int certified = 0, total = 0;
+  check_fast_rounding<2>(rng, certified, total);
+  check_fast_rounding<3>(rng, certified, total);
+  check_fast_rounding<4>(rng, certified, total);
+  check_fast_rounding<8>(rng, certified, total);
+  std::printf("fast rounding certified %d of %d sums\n", certified, total);
+  EXPECT_GT(certified, total / 4);  // the fast path must actually be exercised
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include <ExKokkos_Compat.hpp>
 #include <ExKokkos_Expansion.hpp>
+#include <ExKokkos_ExpansionRounding.hpp>
 #include <ExKokkos_LongAccumulator.hpp>
 
 #include <cstdint>
@@ -21,22 +22,48 @@
 namespace ExKokkos {
 namespace Impl {
 
+// Records whether anything reached it, and builds its long accumulator only then: most short
+// sums stay inside the expansion, and a 1 KiB accumulator's clearing, normalization and rounding
+// would cost more than the sum itself.
+class LazyAccumulator {
+ public:
+  KOKKOS_INLINE_FUNCTION LazyAccumulator() : used_(false) {}
+  KOKKOS_INLINE_FUNCTION void add(double x) { get().add(x); }
+  KOKKOS_INLINE_FUNCTION void add_product(double a, double b) { get().add_product(a, b); }
+  KOKKOS_INLINE_FUNCTION bool used() const { return used_; }
+  KOKKOS_INLINE_FUNCTION LongAccumulator& get() {
+    if (!used_) {
+      acc_ = LongAccumulator();
+      used_ = true;
+    }
+    return acc_;
+  }
+
+ private:
+  bool used_;
+  union {
+    LongAccumulator acc_;  // constructed on first use
+  };
+};
+
 // RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding.
 template <int N, class AView>
 KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
                                                                       int count) {
   using T = typename AView::non_const_value_type;
-  LongAccumulator s;
-  s.add(A(i, j));
+  LazyAccumulator s;
   Expansion<N> e;
+  e.add(double(A(i, j)), s);
   for (int k = 0; k < count; ++k) {
     if (std::is_same<T, double>::value)
       e.add_product(-double(A(i, k)), double(A(k, j)), s);
     else
       e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
   }
+  double fast;
+  if (std::is_same<T, double>::value && !s.used() && round_expansion_fast(e, fast)) return T(fast);
   e.flush(s);
-  return s.round<T>();
+  return s.get().round<T>();
 }
 
 // Factors A (m x n) in place with the team; pivots (0-based row indices, min(m, n) of them) go to

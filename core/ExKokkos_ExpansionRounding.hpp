@@ -1,0 +1,66 @@
+// Correct rounding of the exact sum of a few doubles (an expansion's slots) without a long
+// accumulator, when a cheap test certifies it; otherwise the caller deposits the slots into an
+// accumulator. Used where many short exact sums are each rounded once (the LU's entries), and
+// where a long accumulator's normalization and rounding would cost more than the sum itself.
+//
+// Method. A VecSum pass (Ogita, Rump, Oishi 2005, Alg. 4.3) from the last slot up leaves
+// x_0 = r and exact errors x_1 .. x_{n-1}: S = r + D with D = x_1 + ... + x_{n-1}. D is summed
+// with TwoSum; when every error of that sum is zero, d = D exactly; otherwise |D - d| <= margin
+// = 2^-49 sum |x_i| (n <= 16 terms, each addition off by at most 2^-53 of a partial sum). Then r
+// is RN(S) if |D| is below half the gap from r to its neighbour on D's side (on either side when
+// d is inexact), or, d being exact, at a tie that ties-to-even settles. Results near zero, at the
+// edges of the range or not finite are left to the accumulator.
+#ifndef EXKOKKOS_EXPANSIONROUNDING_HPP
+#define EXKOKKOS_EXPANSIONROUNDING_HPP
+
+#include "ExKokkos_CorrectlyRoundedSqrt.hpp"
+#include "ExKokkos_Expansion.hpp"
+
+namespace ExKokkos {
+namespace Impl {
+
+template <int N, bool EarlyExit>
+KOKKOS_INLINE_FUNCTION bool round_expansion_fast(const Expansion<N, EarlyExit>& e, double& result) {
+  static_assert(N <= 16, "the margin below assumes at most 16 slots");
+  double x[N];
+  for (int i = 0; i < N; ++i) x[i] = e[i];
+  for (int i = N - 1; i > 0; --i) two_sum(x[i - 1], x[i], x[i - 1], x[i]);
+  const double r = x[0];
+  const double ar = compat::fabs(r);
+  if (!(ar >= 0x1p-1000 && ar < 0x1p1000)) return false;  // also zero, NaN, inf
+  double d = N > 1 ? x[1] : 0.0, magnitude = compat::fabs(d);
+  bool exact = true;
+  for (int i = 2; i < N; ++i) {
+    double s, err;
+    two_sum(d, x[i], s, err);
+    exact = exact && err == 0.0;
+    d = s;
+    magnitude += compat::fabs(x[i]);
+  }
+  const double up = next_up_nonnegative(ar), down = next_down_positive(ar);
+  const double half_up = (up - ar) * 0.5, half_down = (ar - down) * 0.5;
+  const bool away_from_zero = (d > 0.0) == (r > 0.0);
+  const double ad = compat::fabs(d);
+  if (!exact) {
+    const double narrower = half_up < half_down ? half_up : half_down;
+    if (!(ad + magnitude * 0x1p-49 < narrower)) return false;
+    result = r;
+    return true;
+  }
+  const double half_gap = away_from_zero ? half_up : half_down;
+  if (ad < half_gap) {
+    result = r;
+    return true;
+  }
+  if (ad == half_gap) {  // an exact tie between r and that neighbour: to the even one
+    const double magnitude_rounded = is_even(ar) ? ar : (away_from_zero ? up : down);
+    result = r > 0.0 ? magnitude_rounded : -magnitude_rounded;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_EXPANSIONROUNDING_HPP
