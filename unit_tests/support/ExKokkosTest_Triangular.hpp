@@ -23,6 +23,10 @@ TriangularSystem random_lower_triangular(std::size_t n, Rng& rng);
 // with u uniform in [-1, 1), so that |T^-1| grows like (1 + c)^(i - j); c is chosen so that
 // (1 + c)^(n - 1) is the target. b = RN(T x) for x uniform in [-1, 1): the solution is O(1) while
 // T's rows are large, which is what makes the system, not just the matrix, ill-conditioned.
+// Limit: rounding b moves the exact solution by about u cond |x|, which caps the achieved
+// condition near 1e16 .. 1e18 whatever the target beyond that. Making b = T x exact (short
+// entries and x on a grid) lifts the cap but makes every operation of a plain substitution exact
+// too, which defeats the accuracy comparison; a generator that has both is still to be written.
 TriangularSystem ill_conditioned_lower_triangular(std::size_t n, double target_cond, Rng& rng);
 
 // cond(T, x) for the exact solution x of the system (estimated in long double).
