@@ -7,6 +7,7 @@
 
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_ExpectBits.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 #include "ExKokkosTest_Views.hpp"
 
@@ -20,6 +21,8 @@
 #include <vector>
 
 namespace {
+
+using ExKokkosTest::expect_bits;
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -129,17 +132,6 @@ Factored factor(const std::vector<double>& a, int n) {
     for (int j = 0; j < n; ++j) f.lu_host.push_back(h(i, j));
   for (int j = 0; j < n; ++j) f.piv_host.push_back(p(j));
   return f;
-}
-
-void expect_bits(const std::vector<double>& e, const std::vector<double>& g, const std::string& w) {
-  ASSERT_EQ(e.size(), g.size()) << w;
-  int failures = 0;
-  for (std::size_t i = 0; i < e.size() && failures < 5; ++i)
-    if (!same_bits(e[i], g[i])) {
-      ++failures;
-      ADD_FAILURE() << w << ": x(" << i << ") = " << describe(g[i]) << ", expected "
-                    << describe(e[i]);
-    }
 }
 
 TEST(Getrs, MatchesTheDefinitionForBothTransposesAndSeveralRightHandSides) {

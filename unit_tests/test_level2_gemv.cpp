@@ -9,6 +9,7 @@
 #include <ExKokkosTest_GemvOracle.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_ExpectBits.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 #include "ExKokkosTest_Views.hpp"
 
@@ -21,6 +22,8 @@
 #include <vector>
 
 namespace {
+
+using ExKokkosTest::expect_bits;
 
 using ExKokkosTest::describe;
 using ExKokkosTest::Rng;
@@ -78,27 +81,13 @@ std::vector<T> run(const Problem<T>& p, const char* trans, const ExKokkos::Optio
 }
 
 template <class T>
-void expect_bits(const std::vector<T>& expected, const std::vector<T>& got,
-                 const std::string& what) {
-  ASSERT_EQ(expected.size(), got.size()) << what;
-  int failures = 0;
-  for (std::size_t i = 0; i < got.size() && failures < 5; ++i) {
-    if (!same_bits(expected[i], got[i])) {
-      ++failures;
-      ADD_FAILURE() << what << ": y(" << i << ") = " << describe(got[i]) << ", oracle "
-                    << describe(expected[i]);
-    }
-  }
-}
-
-template <class T>
 void check_all_layouts(const Problem<T>& p, const std::string& what,
                        const ExKokkos::Options& options = {}) {
   const std::vector<T> e = p.expected();
   const char* trans = p.transposed ? "T" : "N";
-  expect_bits(e, run<Kokkos::LayoutLeft>(p, trans, options), what + " LayoutLeft");
-  expect_bits(e, run<Kokkos::LayoutRight>(p, trans, options), what + " LayoutRight");
-  expect_bits(e, run<Kokkos::LayoutStride>(p, trans, options), what + " LayoutStride");
+  expect_bits(e, run<Kokkos::LayoutLeft>(p, trans, options), what + " LayoutLeft", "y");
+  expect_bits(e, run<Kokkos::LayoutRight>(p, trans, options), what + " LayoutRight", "y");
+  expect_bits(e, run<Kokkos::LayoutStride>(p, trans, options), what + " LayoutStride", "y");
 }
 
 std::vector<ExKokkos::Options> host_schedules() {
@@ -160,8 +149,8 @@ TEST(Gemv, EveryScheduleGivesTheOracleBits) {
 TEST(Gemv, ConjugateTransposeIsTransposeForRealValues) {
   Rng rng(8);
   const auto p = random_problem<double>(20, 30, true, 1.25, 0.5, rng);
-  expect_bits(p.expected(), run<Kokkos::LayoutLeft>(p, "C"), "C");
-  expect_bits(p.expected(), run<Kokkos::LayoutLeft>(p, "t"), "t");
+  expect_bits(p.expected(), run<Kokkos::LayoutLeft>(p, "C"), "C", "y");
+  expect_bits(p.expected(), run<Kokkos::LayoutLeft>(p, "t"), "t", "y");
 }
 
 TEST(Gemv, LargeShapes) {
@@ -169,7 +158,8 @@ TEST(Gemv, LargeShapes) {
   for (bool t : {false, true}) {
     const auto p = random_problem<double>(2000, 3000, t, 1.5, 0.5, rng);
     const auto e = p.expected();
-    expect_bits(e, run<Kokkos::LayoutLeft>(p, t ? "T" : "N"), t ? "2000x3000 T" : "2000x3000 N");
+    expect_bits(e, run<Kokkos::LayoutLeft>(p, t ? "T" : "N"), t ? "2000x3000 T" : "2000x3000 N",
+                "y");
   }
 }
 
@@ -237,7 +227,7 @@ TEST(Gemv, ProductsThatOverflowOrUnderflow) {
         p.beta = beta;
         const auto e = p.expected();
         expect_bits(e, run<Kokkos::LayoutLeft>(p, "N"),
-                    "alpha " + describe(alpha) + " beta " + describe(beta));
+                    "alpha " + describe(alpha) + " beta " + describe(beta), "y");
       }
   }
 }

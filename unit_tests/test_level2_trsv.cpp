@@ -11,6 +11,7 @@
 #include <ExKokkosTest_Oracle.hpp>
 #include <ExKokkosTest_Triangular.hpp>
 
+#include "ExKokkosTest_ExpectBits.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 #include "ExKokkosTest_Views.hpp"
 
@@ -24,6 +25,8 @@
 #include <vector>
 
 namespace {
+
+using ExKokkosTest::expect_bits;
 
 using ExKokkosTest::describe;
 using ExKokkosTest::Rng;
@@ -97,19 +100,6 @@ std::vector<T> run(const Variant& v, const std::vector<T>& a, std::size_t n,
   const int s = ExKokkos::extrsv(Space(), uplo, trans, diag, A, x, options);
   if (steps) *steps = s;
   return to_host(x);
-}
-
-template <class T>
-void expect_bits(const std::vector<T>& expected, const std::vector<T>& got,
-                 const std::string& what) {
-  ASSERT_EQ(expected.size(), got.size()) << what;
-  int failures = 0;
-  for (std::size_t i = 0; i < got.size() && failures < 5; ++i)
-    if (!same_bits(expected[i], got[i])) {
-      ++failures;
-      ADD_FAILURE() << what << ": x(" << i << ") = " << describe(got[i]) << ", defined "
-                    << describe(expected[i]);
-    }
 }
 
 std::vector<ExKokkos::Options> trsv_options() {

@@ -160,9 +160,13 @@ TEST(GemvOracle, HandWorkedCases) {
   EXPECT_TRUE(same_bits(exact_gemv_entry(0x1p-575, {0x1p-250}, {0x1p-250}, 0.0, 0.0), 0.0));
   EXPECT_EQ(exact_gemv_entry(0x1p-575, {0x1p-250, 0x1p-300}, {0x1p-250, 0x1p-325}, 0.0, 0.0),
             0x1p-1074);
-  // alpha * S overflows in plain double, the exact sum with beta y does not.
+  // Each product 2^1100 overflows in plain double; their exact difference 2^1047 times alpha is
+  // 2^947. And an exact result beyond the range rounds to +inf.
+  EXPECT_EQ(
+      exact_gemv_entry(0x1p-100, {0x1p1000, -0x1p1000}, {0x1p100, 0x1.fffffffffffffp99}, 0.0, 0.0),
+      0x1p947);
   EXPECT_EQ(exact_gemv_entry(0x1p600, {0x1p500, -0x1p500}, {1.0, 1.0 - 0x1p-53}, 0.0, 0.0),
-            0x1p1047);
+            std::numeric_limits<double>::infinity());
   EXPECT_TRUE(same_bits(exact_gemv_entry(1.0, {1.0}, {1.0}, -1.0, 1.0), 0.0));  // cancellation
   EXPECT_EQ(exact_gemv_entry(3.0f, {1.0f}, {0x1p-20f}, 1.0f, 1.0f), 1.0f + 0x1p-20f * 3.0f);
 }
