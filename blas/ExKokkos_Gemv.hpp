@@ -22,19 +22,21 @@
 namespace ExKokkos {
 namespace Impl {
 
-template <class View>
-constexpr bool is_rank2_view() {
-  return is_view_of_rank<View, 2>::value;
+// A BLAS character argument (its first character, either case) among `allowed`; anything else
+// throws std::invalid_argument naming the routine and the argument.
+inline char parse_flag(const char* routine, const char* what, const char flag[],
+                       const char* allowed) {
+  const char c = flag == nullptr ? '\0' : static_cast<char>(std::toupper(flag[0]));
+  for (const char* a = allowed; *a != '\0'; ++a)
+    if (c == *a) return c;
+  throw std::invalid_argument(std::string(routine) + ": " + what + " must be one of \"" + allowed +
+                              "\", got \"" +
+                              (flag == nullptr ? std::string("(null)") : std::string(flag)) + "\"");
 }
 
-// 'N' or 'T'/'C' (either case), as KokkosBlas reads trans[0]; anything else is an error.
+// trans "N" or "T"/"C" ("C" is "T" for real values): true when transposed.
 inline bool parse_trans(const char* routine, const char trans[]) {
-  const char t = trans == nullptr ? '\0' : trans[0];
-  if (t == 'N' || t == 'n') return false;
-  if (t == 'T' || t == 't' || t == 'C' || t == 'c') return true;
-  throw std::invalid_argument(
-      std::string(routine) + ": trans must be \"N\", \"T\" or \"C\", got \"" +
-      (trans == nullptr ? std::string("(null)") : std::string(trans)) + "\"");
+  return parse_flag(routine, "trans", trans, "NTC") != 'N';
 }
 
 template <class AView, class XView, class YView>

@@ -23,16 +23,6 @@
 namespace ExKokkos {
 namespace Impl {
 
-inline char parse_flag(const char* routine, const char* what, const char flag[],
-                       const char* allowed) {
-  const char c = flag == nullptr ? '\0' : static_cast<char>(std::toupper(flag[0]));
-  for (const char* a = allowed; *a != '\0'; ++a)
-    if (c == *a && c != '\0') return c;
-  throw std::invalid_argument(std::string(routine) + ": " + what + " must be one of \"" + allowed +
-                              "\", got \"" +
-                              (flag == nullptr ? std::string("(null)") : std::string(flag)) + "\"");
-}
-
 template <bool Transposed, bool Reversed, class ExecSpace, class AView, class BView>
 int extrsv_with(const ExecSpace& space, const AView& A, const BView& b, bool unit,
                 const Options& options, const char* routine) {

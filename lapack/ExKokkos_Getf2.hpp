@@ -46,9 +46,8 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
   });
 }
 
-template <class AView, class PivView>
-void check_getf2(const char* routine, std::size_t m, std::size_t n, const PivView& ipiv,
-                 std::size_t piv_extent) {
+inline void check_pivots(const char* routine, std::size_t m, std::size_t n,
+                         std::size_t piv_extent) {
   const std::size_t k = m < n ? m : n;
   if (piv_extent != k) {
     std::ostringstream msg;
@@ -56,7 +55,6 @@ void check_getf2(const char* routine, std::size_t m, std::size_t n, const PivVie
         << " matrix, but has " << piv_extent;
     throw std::invalid_argument(msg.str());
   }
-  (void)ipiv;
 }
 
 }  // namespace Impl
@@ -70,7 +68,7 @@ void exgetf2_batched(const ExecSpace& space, const AView& A, const PivView& ipiv
   static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
                 "ExKokkos::exgetf2_batched: A must hold double or float");
   const char* routine = "ExKokkos::exgetf2_batched";
-  Impl::check_getf2<AView>(routine, A.extent(1), A.extent(2), ipiv, ipiv.extent(1));
+  Impl::check_pivots(routine, A.extent(1), A.extent(2), ipiv.extent(1));
   if (ipiv.extent(0) != A.extent(0) || info.extent(0) != A.extent(0)) {
     std::ostringstream msg;
     msg << routine << ": A holds " << A.extent(0)
@@ -89,7 +87,7 @@ int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
                 "ExKokkos::exgetf2: A must be rank 2 and ipiv rank 1");
   static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
                 "ExKokkos::exgetf2: A must hold double or float");
-  Impl::check_getf2<AView>("ExKokkos::exgetf2", A.extent(0), A.extent(1), ipiv, ipiv.extent(0));
+  Impl::check_pivots("ExKokkos::exgetf2", A.extent(0), A.extent(1), ipiv.extent(0));
   // A batch of one: the same team code as the batched form, so the bits agree by construction.
   using Mem = typename ExecSpace::memory_space;
   const auto A3 = Kokkos::View<typename AView::non_const_value_type***, Kokkos::LayoutStride, Mem,

@@ -1,5 +1,5 @@
 // LU benchmarks: batched exgetf2 beside a non-reproducible batched getf2 of the same structure
-// (the same left-looking loop and team mapping in plain double arithmetic), for n = 8 to 128
+// (exgetf2's own left-looking team loop with plain double dot products), for n = 8 to 128
 // with batches of about 2^20 matrix entries; single-matrix exgetf2 beside the plain loop and
 // OpenBLAS' dgetrf. Prints the time ratios at the end (--benchmark_out=f.json
 // --benchmark_out_format=json for perf_tests/plot_results.py).
@@ -27,57 +27,15 @@ using Mem = Space::memory_space;
 using Batch = Kokkos::View<double***, Kokkos::LayoutRight, Mem>;
 using Pivots = Kokkos::View<int**, Mem>;
 
-// The ordinary counterpart: exgetf2's loop with a11/a21 updated by plain dot products.
-template <class Member, class AView, class PivView>
-KOKKOS_INLINE_FUNCTION int team_plain_getf2(const Member& team, const AView& A,
-                                            const PivView& ipiv) {
-  const int m = static_cast<int>(A.extent(0)), n = static_cast<int>(A.extent(1));
-  int info = 0;
-  for (int j = 0; j < n; ++j) {
-    const int top = j < m ? j : m;
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      for (int i = 1; i < top; ++i) {
-        double s = A(i, j);
-        for (int k = 0; k < i; ++k) s -= A(i, k) * A(k, j);
-        A(i, j) = s;
-      }
-    });
-    team.team_barrier();
-    if (j >= m) continue;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, m), [&](const int i) {
-      double s = A(i, j);
-      for (int k = 0; k < j; ++k) s -= A(i, k) * A(k, j);
-      A(i, j) = s;
-    });
-    team.team_barrier();
-    int p = j;
-    Kokkos::single(
-        Kokkos::PerTeam(team),
-        [&](int& pivot) {
-          pivot = j;
-          for (int i = j + 1; i < m; ++i)
-            if (ExKokkos::Impl::compat::fabs(A(i, j)) > ExKokkos::Impl::compat::fabs(A(pivot, j)))
-              pivot = i;
-          ipiv(j) = pivot;
-        },
-        p);
-    if (p != j)
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int c) {
-        const double t = A(j, c);
-        A(j, c) = A(p, c);
-        A(p, c) = t;
-      });
-    team.team_barrier();
-    const double pivot = A(j, j);
-    if (pivot != 0.0)
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, m),
-                           [&](const int i) { A(i, j) = A(i, j) / pivot; });
-    else if (info == 0)
-      info = j + 1;
-    team.team_barrier();
+// The ordinary counterpart: exgetf2's own team loop with a11/a21 updated by plain dot products.
+struct PlainLuUpdate {
+  template <class AView>
+  KOKKOS_INLINE_FUNCTION double operator()(const AView& A, int i, int j, int count) const {
+    double s = A(i, j);
+    for (int k = 0; k < count; ++k) s -= A(i, k) * A(k, j);
+    return s;
   }
-  return info;
-}
+};
 
 struct PlainBatchedGetf2 {
   using member_type = Kokkos::TeamPolicy<Space>::member_type;
@@ -85,8 +43,8 @@ struct PlainBatchedGetf2 {
   Pivots ipiv;
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int b = team.league_rank();
-    team_plain_getf2(team, Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL()),
-                     Kokkos::subview(ipiv, b, Kokkos::ALL()));
+    ExKokkos::Impl::team_getf2(team, Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL()),
+                               Kokkos::subview(ipiv, b, Kokkos::ALL()), PlainLuUpdate());
   }
 };
 

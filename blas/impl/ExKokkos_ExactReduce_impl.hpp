@@ -116,36 +116,17 @@ void launch_exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Te
   Kokkos::parallel_for("ExKokkos::exact_reduce", policy, f);
 }
 
-template <bool EarlyExit, class ExecSpace, class Terms, class Finisher>
-void exact_reduce_with(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
-                       const Finisher& finish, std::int64_t n) {
-  switch (c.expansion_size) {
-    case 2:
-      return launch_exact_reduce<ExecSpace, Terms, Finisher, 2, EarlyExit>(space, c, terms, finish,
-                                                                           n);
-    case 3:
-      return launch_exact_reduce<ExecSpace, Terms, Finisher, 3, EarlyExit>(space, c, terms, finish,
-                                                                           n);
-    case 4:
-      return launch_exact_reduce<ExecSpace, Terms, Finisher, 4, EarlyExit>(space, c, terms, finish,
-                                                                           n);
-    case 6:
-      return launch_exact_reduce<ExecSpace, Terms, Finisher, 6, EarlyExit>(space, c, terms, finish,
-                                                                           n);
-    default:
-      return launch_exact_reduce<ExecSpace, Terms, Finisher, 8, EarlyExit>(space, c, terms, finish,
-                                                                           n);
-  }
-}
-
 // Runs the reduction with the expansion size and early-exit setting of the configuration.
 template <class ExecSpace, class Terms, class Finisher>
 void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
                   const Finisher& finish, std::int64_t n) {
-  if (c.early_exit)
-    exact_reduce_with<true>(space, c, terms, finish, n);
-  else
-    exact_reduce_with<false>(space, c, terms, finish, n);
+  with_expansion_size(c.expansion_size, [&](auto size) {
+    constexpr int N = decltype(size)::value;
+    if (c.early_exit)
+      launch_exact_reduce<ExecSpace, Terms, Finisher, N, true>(space, c, terms, finish, n);
+    else
+      launch_exact_reduce<ExecSpace, Terms, Finisher, N, false>(space, c, terms, finish, n);
+  });
 }
 
 }  // namespace Impl

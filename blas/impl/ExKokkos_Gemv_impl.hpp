@@ -190,23 +190,6 @@ struct TeamPerOutputFunctor {
   }
 };
 
-// Calls f(std::integral_constant<int, N>()) for the runtime expansion size n.
-template <class F>
-void with_expansion_size(int n, const F& f) {
-  switch (n) {
-    case 2:
-      return f(std::integral_constant<int, 2>());
-    case 3:
-      return f(std::integral_constant<int, 3>());
-    case 4:
-      return f(std::integral_constant<int, 4>());
-    case 6:
-      return f(std::integral_constant<int, 6>());
-    default:
-      return f(std::integral_constant<int, 8>());
-  }
-}
-
 struct GemvConfig {
   LaunchConfig launch;
   Schedule schedule;

@@ -27,6 +27,11 @@ constexpr bool is_rank1_view() {
 }
 
 template <class View>
+constexpr bool is_rank2_view() {
+  return is_view_of_rank<View, 2>::value;
+}
+
+template <class View>
 constexpr bool is_rank0_view() {
   return is_view_of_rank<View, 0>::value;
 }

@@ -138,14 +138,14 @@ struct DiagonalBlockFunctor {
   }
 };
 
-template <class T, class ExecSpace>
+template <class ExecSpace>
 using TrsvWorkspace = Kokkos::View<LongAccumulator*, typename ExecSpace::memory_space>;
 
 template <class T, class ExecSpace, class Tri, class BView>
 void blocked_substitution(const ExecSpace& space, const Tri& tri, const BView& b, bool unit,
-                          const Options& options, const TrsvWorkspace<T, ExecSpace>& ws,
+                          const Options& options, const TrsvWorkspace<ExecSpace>& ws,
                           const char* routine) {
-  using Workspace = TrsvWorkspace<T, ExecSpace>;
+  using Workspace = TrsvWorkspace<ExecSpace>;
   const std::int64_t n = tri.n, nb = static_cast<std::int64_t>(ws.extent(0));
   using host_tag = std::integral_constant<bool, is_host_space<ExecSpace>()>;
   for (std::int64_t p = 0; p < n; p += nb) {
@@ -189,7 +189,7 @@ int solve_triangular(const ExecSpace& space, const Tri& tri, const BView& b, boo
   const std::int64_t n = tri.n;
   const bool host = is_host_space<ExecSpace>();
   const std::int64_t block = options.block_size > 0 ? options.block_size : (host ? 128 : 256);
-  const TrsvWorkspace<T, ExecSpace> ws(
+  const TrsvWorkspace<ExecSpace> ws(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ExKokkos::extrsv::workspace"),
       static_cast<std::size_t>(block < n ? block : n));
   Kokkos::View<T*, typename ExecSpace::memory_space> original, correction;

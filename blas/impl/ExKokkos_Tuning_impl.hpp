@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace ExKokkos {
 namespace Impl {
@@ -20,6 +21,23 @@ template <class ExecSpace>
 constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                     typename ExecSpace::memory_space>::accessible;
+}
+
+// Calls f(std::integral_constant<int, N>()) for the runtime expansion size n.
+template <class F>
+void with_expansion_size(int n, const F& f) {
+  switch (n) {
+    case 2:
+      return f(std::integral_constant<int, 2>());
+    case 3:
+      return f(std::integral_constant<int, 3>());
+    case 4:
+      return f(std::integral_constant<int, 4>());
+    case 6:
+      return f(std::integral_constant<int, 6>());
+    default:
+      return f(std::integral_constant<int, 8>());
+  }
 }
 
 struct LaunchConfig {

@@ -11,13 +11,6 @@ namespace ExKokkosTest {
 
 namespace {
 
-void require_exact(int ternary, const char* what) {
-  if (ternary != 0) {
-    std::fprintf(stderr, "ExKokkosTest gemv oracle: %s was not exact\n", what);
-    std::abort();
-  }
-}
-
 // alpha * S + beta * y exactly: S has at most ~4300 significant bits between 2^-2148 and 2^2112,
 // alpha * S at most 53 more, and the sum spans 2^-3222 .. 2^3200: 6700 bits hold it exactly.
 template <class T>

@@ -8,14 +8,14 @@
 
 namespace ExKokkosTest {
 
-namespace {
-
 void require_exact(int ternary, const char* what) {
   if (ternary != 0) {
     std::fprintf(stderr, "ExKokkosTest oracle: %s was not exact\n", what);
     std::abort();
   }
 }
+
+namespace {
 
 // Restores MPFR's exponent range on scope exit.
 class ExponentRange {

@@ -66,6 +66,10 @@ float exact_dot(const std::vector<float>& x, const std::vector<float>& y);
 double exact_nrm2(const std::vector<double>& x);
 float exact_nrm2(const std::vector<float>& x);
 
+// Aborts with a message unless an MPFR operation's ternary value says it was exact (0): the
+// oracles' exact steps check every operation this way.
+void require_exact(int ternary, const char* what);
+
 // A finite MPFR value rounded once to nearest (ties to even) in double or float, with gradual
 // underflow and overflow to +-inf as IEEE arithmetic does.
 double round_to_double(mpfr_srcptr v);
