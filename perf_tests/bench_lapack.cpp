@@ -1,7 +1,8 @@
 // LU benchmarks: batched exgetf2 beside a non-reproducible batched getf2 of the same structure
 // (exgetf2's own left-looking team loop with plain double dot products), for n = 8 to 128
-// with batches of about 2^20 matrix entries; single-matrix exgetf2 beside the plain loop and
-// OpenBLAS' dgetrf. Prints the time ratios at the end (--benchmark_out=f.json
+// with batches of about 2^20 matrix entries; single-matrix exgetf2 beside OpenBLAS' dgetrf; and
+// the same for the factor-and-solve exgesv (exgetrs inside) beside a plain batched solve and
+// OpenBLAS' dgesv. Prints the time ratios at the end (--benchmark_out=f.json
 // --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
@@ -18,6 +19,8 @@
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
 extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,
                         int* info);
+extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv,
+                       double* b, const int* ldb, int* info);
 #endif
 
 namespace {
@@ -48,7 +51,36 @@ struct PlainBatchedGetf2 {
   }
 };
 
+// Ordinary factor-and-solve per team: the plain factorization, then swaps and plain forward and
+// back substitution on one thread.
+struct PlainBatchedGesv {
+  using member_type = Kokkos::TeamPolicy<Space>::member_type;
+  Batch A;
+  Pivots ipiv;
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> B;
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int s = team.league_rank();
+    const auto a = Kokkos::subview(A, s, Kokkos::ALL(), Kokkos::ALL());
+    ExKokkos::Impl::team_getf2(team, a, Kokkos::subview(ipiv, s, Kokkos::ALL()), PlainLuUpdate());
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      const int n = static_cast<int>(a.extent(0));
+      for (int j = 0; j < n; ++j) {
+        const double t = B(s, j);
+        B(s, j) = B(s, ipiv(s, j));
+        B(s, ipiv(s, j)) = t;
+      }
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < i; ++k) B(s, i) -= a(i, k) * B(s, k);
+      for (int i = n - 1; i >= 0; --i) {
+        for (int k = i + 1; k < n; ++k) B(s, i) -= a(i, k) * B(s, k);
+        B(s, i) /= a(i, i);
+      }
+    });
+  }
+};
+
 struct Problem {
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> b0, b;  // one right-hand side per matrix
   Batch original, work;
   Pivots ipiv;
   Kokkos::View<int*, Mem> info;
@@ -60,8 +92,11 @@ Problem make_problem(int batch, int n) {
   p.work = Batch("work", batch, n, n);
   p.ipiv = Pivots("ipiv", batch, n);
   p.info = Kokkos::View<int*, Mem>("info", batch);
+  p.b0 = decltype(p.b0)("b0", batch, n);
+  p.b = decltype(p.b)("b", batch, n);
   Kokkos::Random_XorShift64_Pool<Space> pool(n);
   Kokkos::fill_random(p.original, pool, -1.0, 1.0);
+  Kokkos::fill_random(p.b0, pool, -1.0, 1.0);
   return p;
 }
 
@@ -74,6 +109,7 @@ void register_batched(const std::string& routine, int n, std::function<void(Prob
                                  for (auto _ : state) {
                                    state.PauseTiming();
                                    Kokkos::deep_copy(p.work, p.original);
+                                   Kokkos::deep_copy(p.b, p.b0);
                                    Space().fence();
                                    state.ResumeTiming();
                                    body(p);
@@ -100,6 +136,13 @@ int main(int argc, char** argv) {
       Kokkos::parallel_for("plain_getf2", Kokkos::TeamPolicy<Space>(Space(), p.work.extent(0), 1),
                            PlainBatchedGetf2{p.work, p.ipiv});
     });
+    register_batched("exgesv", n, [](Problem& p) {
+      ExKokkos::exgesv_batched(Space(), p.work, p.ipiv, p.b, p.info, Kokkos::View<int*, Mem>());
+    });
+    register_batched("plain_gesv", n, [](Problem& p) {
+      Kokkos::parallel_for("plain_gesv", Kokkos::TeamPolicy<Space>(Space(), p.work.extent(0), 1),
+                           PlainBatchedGesv{p.work, p.ipiv, p.b});
+    });
   }
   // Single matrices: one team; OpenBLAS' blocked, multithreaded dgetrf beside.
   for (int n : {64, 256, 512}) {
@@ -110,15 +153,31 @@ int main(int argc, char** argv) {
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
     if (ExKokkos::Impl::is_host_space<Space>())
       register_batched("dgetrf_single", n, [](Problem& p) {
-        const int m = static_cast<int>(p.work.extent(1)), info_dummy = 0;
-        int info = info_dummy;
+        const int m = static_cast<int>(p.work.extent(1));
+        int info = 0;
         // LayoutRight rows are LAPACK's columns: this factors A^T, the same amount of work.
         dgetrf_(&m, &m, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &info);
       });
 #endif
+    register_batched("exgesv_single", n, [](Problem& p) {
+      ExKokkos::exgesv(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
+                       Kokkos::subview(p.ipiv, 0, Kokkos::ALL()),
+                       Kokkos::subview(p.b, 0, Kokkos::ALL()));
+    });
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+    if (ExKokkos::Impl::is_host_space<Space>())
+      register_batched("dgesv_single", n, [](Problem& p) {
+        const int m = static_cast<int>(p.work.extent(1)), one = 1;
+        int info = 0;
+        dgesv_(&m, &one, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &p.b(0, 0), &m, &info);
+      });
+#endif
   }
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"exgetf2", "plain_getf2"}, {"exgetf2_single", "dgetrf_single"}};
+      {"exgetf2", "plain_getf2"},
+      {"exgetf2_single", "dgetrf_single"},
+      {"exgesv", "plain_gesv"},
+      {"exgesv_single", "dgesv_single"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -1,4 +1,5 @@
-// exgemv and extrsv give the same bits whatever runs them. Within one process: every schedule,
+// exgemv, extrsv and the LU (exgetf2_batched, exgesv with refinement) give the same bits whatever
+// runs them. Within one process: every schedule,
 // and a random permutation of the inner index (an exact sum does not depend on order). Across
 // processes: ctest runs this executable with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
 // digest of the bits it got to $EXKOKKOS_REPRO_OUT and repro2_compare_thread_counts compares the
@@ -16,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -155,7 +157,57 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
         for (auto d : digests) EXPECT_EQ(d, digests[0]) << uplo << trans << diag;
         if (out) std::fprintf(out, "extrsv %s%s%s %016" PRIx64 "\n", uplo, trans, diag, digests[0]);
       }
-  if (out) std::fclose(out);
+
+  // The LU: a batch of matrices with a wide range factored and solved with refinement, by teams
+  // of 1 and of every thread; and one larger matrix through exgesv.
+  const int batch = 40, nl = 24;
+  Kokkos::View<double***, Kokkos::LayoutRight, Space::memory_space> A0("A0", batch, nl, nl);
+  Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space> B0("B0", batch, nl);
+  {
+    ExKokkosTest::Rng lrng(7);
+    std::uniform_int_distribution<int> e(-20, 20);
+    auto hA = Kokkos::create_mirror_view(A0);
+    auto hB = Kokkos::create_mirror_view(B0);
+    for (int s = 0; s < batch; ++s)
+      for (int i = 0; i < nl; ++i) {
+        hB(s, i) = u(lrng);
+        for (int j = 0; j < nl; ++j) hA(s, i, j) = std::ldexp(u(lrng), e(lrng));
+      }
+    Kokkos::deep_copy(A0, hA);
+    Kokkos::deep_copy(B0, hB);
+  }
+  std::vector<std::uint64_t> lu_digests;
+  for (int team : {1, ExKokkos::Impl::compat::concurrency(Space())}) {
+    auto A = Kokkos::View<double***, Kokkos::LayoutRight, Space::memory_space>("A", batch, nl, nl);
+    auto B = Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space>("B", batch, nl);
+    Kokkos::deep_copy(A, A0);
+    Kokkos::deep_copy(B, B0);
+    Kokkos::View<int**, Space::memory_space> ipiv("ipiv", batch, nl);
+    Kokkos::View<int*, Space::memory_space> info("info", batch), steps("steps", batch);
+    ExKokkos::Options o;
+    o.team_size = team;
+    o.refinement_steps = 3;
+    ExKokkos::exgesv_batched(Space(), A, ipiv, B, info, steps, o);
+    auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+    auto hB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
+    std::vector<double> all(hA.data(), hA.data() + hA.span());
+    all.insert(all.end(), hB.data(), hB.data() + hB.span());
+    lu_digests.push_back(digest(all));
+  }
+  EXPECT_EQ(lu_digests[0], lu_digests[1]) << "team sizes";
+  const Vec bl = wide_vector(nt, 8);
+  Matrix L("L", nt, nt);
+  Kokkos::deep_copy(L, T);
+  Kokkos::View<int*, Space::memory_space> lpiv("lpiv", nt);
+  ExKokkos::Options refine;
+  refine.refinement_steps = 2;
+  ExKokkos::exgesv(Space(), L, lpiv, bl, refine);
+  const std::uint64_t gesv_digest = digest(ExKokkosTest::to_host(bl));
+  if (out) {
+    std::fprintf(out, "exgesv_batched %016" PRIx64 "\n", lu_digests[0]);
+    std::fprintf(out, "exgesv %016" PRIx64 "\n", gesv_digest);
+    std::fclose(out);
+  }
 }
 
 }  // namespace
