@@ -36,6 +36,14 @@ struct MatrixOperand {
   bool inner_contiguous() const { return A.stride(Transposed ? 0 : 1) == 1; }
 };
 
+// The second factor of term k of output i: x(k) for gemv, where every output shares x. exgemm's
+// flattened outputs read a different column of op(B) per output and overload this
+// (blas/impl/ExKokkos_Gemm_impl.hpp).
+template <class XView>
+KOKKOS_INLINE_FUNCTION double right_factor(const XView& x, std::int64_t /*i*/, std::int64_t k) {
+  return x(k);
+}
+
 // The terms of S_i for the expansions: exact products of doubles, or, for floats, the product
 // itself (two floats multiply exactly in double).
 template <class Op, class XView, bool IsDouble>
@@ -46,7 +54,7 @@ struct RowTerms {
   std::int64_t i;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, double& a, double& b) const {
     a = op(i, k);
-    b = x(k);
+    b = right_factor(x, i, k);
   }
 };
 template <class Op, class XView>
@@ -55,7 +63,9 @@ struct RowTerms<Op, XView, false> {
   Op op;
   XView x;
   std::int64_t i;
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const { return op(i, k) * double(x(k)); }
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const {
+    return op(i, k) * right_factor(x, i, k);
+  }
 };
 
 // What every schedule does with an output once S_i is exact (a Finish: exgemv rounds, extrsv
@@ -213,6 +223,7 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
           ? opt.league_size
           : static_cast<int>(std::min<std::int64_t>(op.outputs(), host ? 1 << 16 : 1 << 20));
   c.schedule = opt.schedule;
+  check_option(c.schedule != Schedule::tiles, routine, "schedule (tiles is exgemm's)");
   if (c.schedule == Schedule::automatic) {
     if (!host || c.launch.early_exit)  // lanes cannot exit early (a branch per lane)
       c.schedule = Schedule::team_per_output;
@@ -225,30 +236,31 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
 }
 
 template <class ExecSpace, class Op, class XView, class Finish>
-void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
-                 const Finish& finish, std::true_type /*host*/) {
+void launch_output_lanes(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
+                         const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
-  if (c.schedule == Schedule::output_lanes) {
-    with_expansion_size(c.launch.expansion_size, [&](auto n) {
-      using F = OutputLanesFunctor<Op, XView, Finish, decltype(n)::value>;
-      const std::int64_t blocks = (m + F::W - 1) / F::W;
-      Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
-                           F{op, x, finish, m, k_count});
-    });
-  } else if (c.schedule == Schedule::inner_lanes) {
-    with_expansion_size(c.launch.expansion_size, [&](auto n) {
-      using F = InnerLanesFunctor<Op, XView, Finish, decltype(n)::value>;
-      Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-                           F{op, x, finish, k_count});
-    });
-  } else {
-    launch_gemv(space, c, op, x, finish, std::false_type());
-  }
+  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+    using F = OutputLanesFunctor<Op, XView, Finish, decltype(n)::value>;
+    const std::int64_t blocks = (m + F::W - 1) / F::W;
+    Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
+                         F{op, x, finish, m, k_count});
+  });
 }
 
 template <class ExecSpace, class Op, class XView, class Finish>
-void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
-                 const Finish& finish, std::false_type /*host*/) {
+void launch_inner_lanes(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
+                        const Finish& finish) {
+  const std::int64_t m = op.outputs(), k_count = op.inner();
+  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+    using F = InnerLanesFunctor<Op, XView, Finish, decltype(n)::value>;
+    Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+                         F{op, x, finish, k_count});
+  });
+}
+
+template <class ExecSpace, class Op, class XView, class Finish>
+void launch_team_per_output(const ExecSpace& space, const GemvConfig& c, const Op& op,
+                            const XView& x, const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
   with_expansion_size(c.launch.expansion_size, [&](auto n) {
     constexpr int N = decltype(n)::value;
@@ -264,6 +276,25 @@ void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, cons
     else
       launch(std::false_type());
   });
+}
+
+// The host schedules exist only where the execution space runs on the host's cores (the lanes
+// are vectorized host loops); resolve_gemv_config picks team_per_output elsewhere.
+template <class ExecSpace, class Op, class XView, class Finish>
+void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
+                 const Finish& finish, std::true_type /*host*/) {
+  if (c.schedule == Schedule::output_lanes)
+    launch_output_lanes(space, c, op, x, finish);
+  else if (c.schedule == Schedule::inner_lanes)
+    launch_inner_lanes(space, c, op, x, finish);
+  else
+    launch_team_per_output(space, c, op, x, finish);
+}
+
+template <class ExecSpace, class Op, class XView, class Finish>
+void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
+                 const Finish& finish, std::false_type /*host*/) {
+  launch_team_per_output(space, c, op, x, finish);
 }
 
 }  // namespace Impl
