@@ -26,6 +26,7 @@
 #include "ExKokkos_ScaledSumRounding.hpp"
 #include "ExKokkos_Gemv.hpp"
 #include "ExKokkos_Trsv.hpp"
+#include "ExKokkos_Gemm.hpp"
 #include "ExKokkos_Getf2.hpp"
 #include "ExKokkos_Getrs.hpp"
 

@@ -7,12 +7,15 @@
 
 namespace ExKokkos {
 
-// How a matrix routine (exgemv) maps its rows onto threads. Every schedule gives the same bits.
+// How a matrix routine (exgemv, exgemm) maps its rows onto threads. Every schedule gives the same
+// bits.
 enum class Schedule : int {
   automatic,        // by backend and layout (host: the lanes that read A contiguously)
   output_lanes,     // host: one thread per block of 32 outputs, vectorized across outputs
   inner_lanes,      // host: one thread per output, vectorized along its dot product
   team_per_output,  // any backend: a team per output, its threads striding the dot product
+  tiles,            // exgemm, any backend (the default on devices): a team per tile of C, panels
+                    // of op(A) and op(B) in scratch memory, an expansion per element in registers
 };
 
 struct Options {
@@ -27,7 +30,8 @@ struct Options {
   int accumulators_per_team = 0;
   // Matrix routines only.
   Schedule schedule = Schedule::automatic;
-  // extrsv: rows per diagonal block (0: default).
+  // extrsv: rows per diagonal block; exgemm's tiles schedule: the depth of the panels of op(A)
+  // and op(B) staged in scratch memory (0: default).
   int block_size = 0;
   // extrsv: at most this many steps of iterative refinement (0: none). Unlike the knobs above,
   // this one changes results (towards the correctly rounded solution); the result of a given

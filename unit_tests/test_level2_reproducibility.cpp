@@ -1,9 +1,9 @@
-// exgemv, extrsv and the LU (exgetf2_batched, exgesv with refinement) give the same bits whatever
-// runs them. Within one process: every schedule,
-// and a random permutation of the inner index (an exact sum does not depend on order). Across
+// exgemv, extrsv, the LU (exgetf2_batched, exgesv with refinement) and exgemm give the same bits
+// whatever runs them. Within one process: every schedule, team and league size, and a random
+// permutation of the inner index (an exact sum does not depend on order). Across
 // processes: ctest runs this executable with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
 // digest of the bits it got to $EXKOKKOS_REPRO_OUT and repro2_compare_thread_counts compares the
-// four files. An ordinary KokkosBlas::gemv on the same data is printed beside for contrast.
+// four files. Ordinary KokkosBlas::gemv and gemm on the same data are printed beside for contrast.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
@@ -12,6 +12,7 @@
 
 #ifdef EXKOKKOS_TEST_HAVE_KOKKOSKERNELS
 #include <KokkosBlas2_gemv.hpp>
+#include <KokkosBlas3_gemm.hpp>
 #endif
 
 #include <gtest/gtest.h>
@@ -207,6 +208,81 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     std::fprintf(out, "exgesv_batched %016" PRIx64 "\n", lu_digests[0]);
     std::fprintf(out, "exgesv %016" PRIx64 "\n", gesv_digest);
     std::fclose(out);
+  }
+}
+
+// exgemm: every schedule, team and league size and expansion size, and the inner index permuted
+// (columns of A and rows of B moved together). Appends to the file the test above started.
+TEST(Level3Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
+  const std::size_t m = 70, n = 45, k = 300;
+  const Matrix A = wide_matrix(m, k, 11), B = wide_matrix(k, n, 12), C0 = wide_matrix(m, n, 13);
+  auto gemm = [&](const Matrix& a, const Matrix& b, const ExKokkos::Options& o) {
+    Matrix C("C", m, n);
+    Kokkos::deep_copy(C, C0);
+    ExKokkos::exgemm(Space(), "N", "N", 0.75, a, b, -1.25, C, o);
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+    return digest(std::vector<double>(h.data(), h.data() + h.span()));
+  };
+  const std::uint64_t reference = gemm(A, B, {});
+  std::vector<ExKokkos::Options> all;
+  for (auto s : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::inner_lanes,
+                 ExKokkos::Schedule::team_per_output}) {
+    ExKokkos::Options o;
+    o.schedule = s;
+    all.push_back(o);
+  }
+  for (int team : {1, 2, ExKokkos::Impl::compat::concurrency(Space())}) {
+    ExKokkos::Options o;
+    o.schedule = ExKokkos::Schedule::tiles;
+    o.team_size = team;
+    o.block_size = team == 2 ? 7 : 0;
+    all.push_back(o);
+  }
+  for (int league : {1, 7, 5000}) {
+    ExKokkos::Options o;
+    o.schedule = ExKokkos::Schedule::team_per_output;
+    o.team_size = ExKokkos::Impl::compat::concurrency(Space());
+    o.league_size = league;
+    o.expansion_size = league == 7 ? 2 : 6;
+    all.push_back(o);
+  }
+  for (std::size_t i = 0; i < all.size(); ++i)
+    EXPECT_EQ(gemm(A, B, all[i]), reference) << "options " << i;
+
+  ExKokkosTest::Rng rng(14);
+  std::vector<std::size_t> perm(k);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  Matrix PA("PA", m, k), PB("PB", k, n);
+  auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+  auto hB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
+  auto hPA = Kokkos::create_mirror_view(PA);
+  auto hPB = Kokkos::create_mirror_view(PB);
+  for (std::size_t l = 0; l < k; ++l) {
+    for (std::size_t i = 0; i < m; ++i) hPA(i, l) = hA(i, perm[l]);
+    for (std::size_t j = 0; j < n; ++j) hPB(l, j) = hB(perm[l], j);
+  }
+  Kokkos::deep_copy(PA, hPA);
+  Kokkos::deep_copy(PB, hPB);
+  EXPECT_EQ(gemm(PA, PB, {}), reference) << "permuted";
+
+#ifdef EXKOKKOS_TEST_HAVE_KOKKOSKERNELS
+  auto plain = [&](const Matrix& a, const Matrix& b) {
+    Matrix C("C", m, n);
+    Kokkos::deep_copy(C, C0);
+    KokkosBlas::gemm("N", "N", 0.75, a, b, -1.25, C);
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), C);
+    return digest(std::vector<double>(h.data(), h.data() + h.span()));
+  };
+  std::printf("gemm: ExKokkos digest %016" PRIx64
+              " (same when permuted); KokkosBlas::gemm %016" PRIx64 ", permuted %016" PRIx64 "\n",
+              reference, plain(A, B), plain(PA, PB));
+#endif
+  if (const char* path = std::getenv("EXKOKKOS_REPRO_OUT")) {
+    if (FILE* out = std::fopen(path, "a")) {
+      std::fprintf(out, "exgemm NN %016" PRIx64 "\n", reference);
+      std::fclose(out);
+    }
   }
 }
 

@@ -1,0 +1,478 @@
+// exgemm against the MPFR oracle, bit for bit: every c_ij = RN(alpha * sum_k op(A)_ik op(B)_kj +
+// beta c_ij) rounded once, for every transA/transB pair, alpha and beta in {0, 1, -1, random, huge,
+// tiny}, shapes around the 32-row blocks (1 x k x 1, k x 1 x k, odd sizes),
+// LayoutLeft/Right/Stride, every schedule and team size, ill-conditioned rows (GenDot), products of
+// three doubles that over- or underflow in floating point, IEEE special values, and bad input.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_GemvOracle.hpp>
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#include "ExKokkosTest_ExpectBits.hpp"
+#include "ExKokkosTest_Matrices.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::expect_bits;
+using ExKokkosTest::Rng;
+using ExKokkosTest::same_bits;
+using Space = Kokkos::DefaultExecutionSpace;
+
+// A gemm problem on the host, matrices row-major: A is stored as given (its op taken by trans_a),
+// likewise B; C is m x n.
+template <class T>
+struct Problem {
+  std::size_t m = 0, n = 0, k = 0;
+  bool trans_a = false, trans_b = false;
+  std::vector<T> a, b, c;
+  T alpha = 1, beta = 0;
+
+  std::size_t a_rows() const { return trans_a ? k : m; }
+  std::size_t a_cols() const { return trans_a ? m : k; }
+  std::size_t b_rows() const { return trans_b ? n : k; }
+  std::size_t b_cols() const { return trans_b ? k : n; }
+  T op_a(std::size_t i, std::size_t l) const { return trans_a ? a[l * m + i] : a[i * k + l]; }
+  T op_b(std::size_t l, std::size_t j) const { return trans_b ? b[j * k + l] : b[l * n + j]; }
+
+  // The oracle's C, row-major.
+  std::vector<T> expected() const {
+    std::vector<T> e(m * n);
+    std::vector<T> row(k), col(k);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t l = 0; l < k; ++l) {
+          row[l] = op_a(i, l);
+          col[l] = op_b(l, j);
+        }
+        e[i * n + j] = ExKokkosTest::exact_gemv_entry(alpha, row, col, beta,
+                                                      beta == T(0) ? T(0) : c[i * n + j]);
+      }
+    return e;
+  }
+};
+
+// The expected C when op(A) may hold NaN or inf (op(B) finite): rows with a special value give
+// the IEEE result of their sum (NaN for NaN or inf * 0, otherwise the infinity with the sign of
+// the product), which alpha and beta then carry; other rows the oracle's value.
+template <class T>
+std::vector<T> expected_with_specials(const Problem<T>& p) {
+  Problem<T> finite = p;
+  std::vector<bool> special_row(p.m, false);
+  for (std::size_t i = 0; i < p.m; ++i)
+    for (std::size_t l = 0; l < p.k; ++l)
+      if (!std::isfinite(p.op_a(i, l))) special_row[i] = true;
+  for (auto& v : finite.a)
+    if (!std::isfinite(v)) v = 0;
+  std::vector<T> e = finite.expected();
+  for (std::size_t i = 0; i < p.m; ++i)
+    if (special_row[i])
+      for (std::size_t j = 0; j < p.n; ++j) {
+        T s = 0;
+        for (std::size_t l = 0; l < p.k; ++l)
+          if (!std::isfinite(p.op_a(i, l))) s += p.op_a(i, l) * p.op_b(l, j);
+        e[i * p.n + j] = p.alpha * s + p.beta * p.c[i * p.n + j];
+      }
+  return e;
+}
+
+template <class T>
+Problem<T> random_problem(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb, T alpha,
+                          T beta, Rng& rng) {
+  Problem<T> p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.trans_a = ta;
+  p.trans_b = tb;
+  p.alpha = alpha;
+  p.beta = beta;
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::size_t i = 0; i < m * k; ++i) p.a.push_back(T(u(rng)));
+  for (std::size_t i = 0; i < k * n; ++i) p.b.push_back(T(u(rng)));
+  for (std::size_t i = 0; i < m * n; ++i) p.c.push_back(T(u(rng)));
+  return p;
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> matrix_to_host(const View& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  std::vector<typename View::non_const_value_type> out;
+  for (std::size_t i = 0; i < v.extent(0); ++i)
+    for (std::size_t j = 0; j < v.extent(1); ++j) out.push_back(h(i, j));
+  return out;
+}
+
+template <class ViewLayout, class T>
+std::vector<T> run(const Problem<T>& p, const char* ta, const char* tb,
+                   const ExKokkos::Options& options = {}) {
+  const auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(p.a, p.a_rows(), p.a_cols());
+  const auto B = ExKokkosTest::to_matrix<ViewLayout, Space>(p.b, p.b_rows(), p.b_cols());
+  const auto C = ExKokkosTest::to_matrix<ViewLayout, Space>(p.c, p.m, p.n);
+  ExKokkos::exgemm(Space(), ta, tb, p.alpha, A, B, p.beta, C, options);
+  Space().fence();
+  return matrix_to_host(C);
+}
+
+template <class T>
+std::vector<T> run_any(ExKokkosTest::Layout layout, const Problem<T>& p,
+                       const ExKokkos::Options& options = {}) {
+  const char* ta = p.trans_a ? "T" : "N";
+  const char* tb = p.trans_b ? "T" : "N";
+  switch (layout) {
+    case ExKokkosTest::Layout::left:
+      return run<Kokkos::LayoutLeft>(p, ta, tb, options);
+    case ExKokkosTest::Layout::right:
+      return run<Kokkos::LayoutRight>(p, ta, tb, options);
+    default:
+      return run<Kokkos::LayoutStride>(p, ta, tb, options);
+  }
+}
+
+template <class T>
+void check_layouts(const Problem<T>& p, const std::vector<T>& e, const std::string& what,
+                   const ExKokkos::Options& options = {}) {
+  for (auto layout :
+       {ExKokkosTest::Layout::left, ExKokkosTest::Layout::right, ExKokkosTest::Layout::stride})
+    expect_bits(e, run_any(layout, p, options), what + " " + ExKokkosTest::name(layout), "C");
+}
+
+std::string shape_name(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb) {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
+         (ta ? "T" : "N") + (tb ? "T" : "N");
+}
+
+struct Shape {
+  std::size_t m, n, k;
+};
+
+TEST(Gemm, MatchesOracleForShapesTransposesAlphaBetaAndLayouts) {
+  Rng rng(42);
+  // 1 x k x 1 and k x 1 x k, and sizes on both sides of the 32-row blocks of the host lanes.
+  const std::vector<Shape> shapes = {{1, 1, 1},   {1, 1, 45},  {45, 1, 45}, {1, 45, 45},
+                                     {45, 45, 1}, {31, 5, 32}, {32, 3, 33}, {33, 4, 31},
+                                     {65, 9, 17}, {7, 70, 3}};
+  std::uniform_real_distribution<double> u(-3, 3);
+  const std::vector<double> alphas = {1.0, -1.0, 0.0, u(rng), 0x1p-600, 0x1.8p700};
+  const std::vector<double> betas = {0.0, 1.0, -1.0, u(rng)};
+  for (const auto& s : shapes)
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (std::size_t v = 0; v < alphas.size() * betas.size(); v += 5) {  // a spread of pairs
+          const double alpha = alphas[v % alphas.size()], beta = betas[v / alphas.size()];
+          const auto p = random_problem<double>(s.m, s.n, s.k, ta, tb, alpha, beta, rng);
+          check_layouts(p, p.expected(),
+                        shape_name(s.m, s.n, s.k, ta, tb) + " alpha " + describe(alpha) + " beta " +
+                            describe(beta));
+        }
+}
+
+TEST(Gemm, EveryAlphaBetaPair) {
+  Rng rng(43);
+  std::uniform_real_distribution<double> u(-3, 3);
+  for (double alpha : {1.0, -1.0, 0.0, u(rng), 0x1p-600, 0x1.8p700})
+    for (double beta : {0.0, 1.0, -1.0, u(rng)}) {
+      const auto p = random_problem<double>(35, 6, 40, false, false, alpha, beta, rng);
+      expect_bits(p.expected(), run<Kokkos::LayoutLeft>(p, "N", "N"),
+                  "alpha " + describe(alpha) + " beta " + describe(beta), "C");
+    }
+}
+
+// The earlier GPU implementation ignored alpha and beta and rounded C twice. With alpha and beta
+// away from 1 and 0, rounding the sum before scaling gives other bits in a good share of the
+// elements: the oracle comparison sees that, and this checks that the data make it visible.
+TEST(Gemm, RoundsOnceWithAlphaAndBeta) {
+  Rng rng(44);
+  const auto p = random_problem<double>(40, 40, 50, false, true, 0.7, 0.3, rng);
+  const auto e = p.expected();
+  expect_bits(e, run<Kokkos::LayoutRight>(p, "N", "T"), "alpha 0.7 beta 0.3", "C");
+  int twice_differs = 0;
+  std::vector<double> row(p.k), col(p.k);
+  for (std::size_t i = 0; i < p.m; ++i)
+    for (std::size_t j = 0; j < p.n; ++j) {
+      for (std::size_t l = 0; l < p.k; ++l) {
+        row[l] = p.op_a(i, l);
+        col[l] = p.op_b(l, j);
+      }
+      const double rounded_sum = ExKokkosTest::exact_gemv_entry(1.0, row, col, 0.0, 0.0);
+      const double twice = p.alpha * rounded_sum + p.beta * p.c[i * p.n + j];
+      if (!same_bits(twice, e[i * p.n + j])) ++twice_differs;
+    }
+  EXPECT_GT(twice_differs, 0) << "the data cannot tell one rounding from several";
+}
+
+// The tiles schedule with tiles of 4 x 1 to 32 x 1 elements and more (team sizes 1 to the largest
+// here; 3 threads make 12 x 1 tiles), panels 1 to 100 deep, expansions of 2 (which spill often,
+// exercising the fallback) to 8 slots, one team or many.
+std::vector<ExKokkos::Options> tiles_options() {
+  std::vector<ExKokkos::Options> all;
+  const int largest = ExKokkos::Impl::compat::concurrency(Space());
+  for (int team : {1, 2, 3, largest})
+    for (int panel : {0, 1, 5, 100}) {
+      if (team > largest) continue;
+      ExKokkos::Options o;
+      o.schedule = ExKokkos::Schedule::tiles;
+      o.team_size = team;
+      o.block_size = panel;
+      o.league_size = panel == 5 ? 1 : 0;
+      o.expansion_size = panel == 1 ? 2 : (panel == 100 ? 8 : 0);
+      all.push_back(o);
+    }
+  return all;
+}
+
+TEST(Gemm, EveryScheduleAndTeamSizeGivesTheOracleBits) {
+  Rng rng(7);
+  std::vector<ExKokkos::Options> all;
+  for (auto s : {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
+                 ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output}) {
+    ExKokkos::Options o;
+    o.schedule = s;
+    all.push_back(o);
+  }
+  for (int team : {2, ExKokkos::Impl::compat::concurrency(Space())})
+    for (int league : {1, 3, 1000}) {
+      ExKokkos::Options o;
+      o.schedule = ExKokkos::Schedule::team_per_output;
+      o.team_size = team;
+      o.league_size = league;
+      o.early_exit = league == 3 ? 1 : 0;
+      o.accumulators_per_team = league == 1000 ? 3 : 0;
+      all.push_back(o);
+    }
+  for (int size : {2, 4, 8}) {
+    ExKokkos::Options o;
+    o.expansion_size = size;
+    all.push_back(o);
+  }
+  for (ExKokkos::Options o : tiles_options()) all.push_back(o);
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      const auto p = random_problem<double>(37, 11, 70, ta, tb, 0.7, -0.3, rng);
+      const auto e = p.expected();
+      for (std::size_t i = 0; i < all.size(); ++i)
+        check_layouts(p, e, shape_name(37, 11, 70, ta, tb) + " options " + std::to_string(i),
+                      all[i]);
+    }
+}
+
+TEST(Gemm, ConjugateTransposeIsTransposeForRealValues) {
+  Rng rng(8);
+  const auto p = random_problem<double>(9, 13, 21, true, true, 1.25, 0.5, rng);
+  const auto e = p.expected();
+  expect_bits(e, run<Kokkos::LayoutLeft>(p, "C", "c"), "C c", "C");
+  expect_bits(e, run<Kokkos::LayoutLeft>(p, "t", "T"), "t T", "C");
+}
+
+TEST(Gemm, LargerShapes) {
+  Rng rng(9);
+  const auto p = random_problem<double>(150, 120, 300, false, false, 1.5, 0.5, rng);
+  const auto e = p.expected();
+  expect_bits(e, run<Kokkos::LayoutLeft>(p, "N", "N"), "150x120x300 NN LayoutLeft", "C");
+  expect_bits(e, run<Kokkos::LayoutRight>(p, "N", "N"), "150x120x300 NN LayoutRight", "C");
+}
+
+TEST(Gemm, FloatIsCorrectlyRoundedToFloat) {
+  Rng rng(10);
+  for (bool ta : {false, true})
+    for (float alpha : {1.0f, -2.5f, 0.3f})
+      for (float beta : {0.0f, 0.7f}) {
+        const auto p = random_problem<float>(34, 5, 29, ta, !ta, alpha, beta, rng);
+        check_layouts(p, p.expected(), std::string("float ") + (ta ? "TN" : "NT"));
+      }
+}
+
+// Rows of A whose products with the columns of B cancel to a tiny fraction of their terms
+// (GenDot, condition numbers 1e10 to 1e300): column j of B is GenDot's x scaled by 2^(j - 2), row i
+// of A its partner scaled by 2^(i mod 5 - 2) with the last element nudged in odd rows.
+TEST(Gemm, IllConditionedRowsAndColumns) {
+  Rng rng(11);
+  for (double cond : {1e10, 1e100, 1e300}) {
+    const std::size_t k = 50, m = 35, n = 4;
+    const auto pair = ExKokkosTest::gen_dot(k, cond, rng);
+    Problem<double> p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t l = 0; l < k; ++l) {
+        double v = std::ldexp(pair.second[l], static_cast<int>(i % 5) - 2);
+        if (l + 1 == k && i % 2 == 1) v = std::nextafter(v, 0.0);
+        p.a.push_back(v);
+      }
+    for (std::size_t l = 0; l < k; ++l)
+      for (std::size_t j = 0; j < n; ++j)
+        p.b.push_back(std::ldexp(pair.first[l], static_cast<int>(j) - 2));
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::size_t i = 0; i < m * n; ++i) p.c.push_back(u(rng) * 1e-20);
+    for (double alpha : {1.0, -0.7})
+      for (double beta : {0.0, 0.37}) {
+        p.alpha = alpha;
+        p.beta = beta;
+        check_layouts(
+            p, p.expected(),
+            "cond " + describe(cond) + " alpha " + describe(alpha) + " beta " + describe(beta));
+      }
+  }
+}
+
+// alpha * a * b beyond the double range in either direction, with cancellation: the exact
+// three-factor products need the wide frame of the scaled rounding.
+TEST(Gemm, ProductsThatOverflowOrUnderflow) {
+  Rng rng(12);
+  using Gen = ExKokkosTest::VectorPair (*)(std::size_t, Rng&);
+  for (Gen gen : {Gen(ExKokkosTest::full_range_products), Gen(ExKokkosTest::underflow_products),
+                  Gen(ExKokkosTest::overflow_cancel_products)}) {
+    const std::size_t m = 5, n = 3, k = 40;
+    Problem<double> p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.trans_b = true;  // B stored n x k: each row of B is one generated column of op(B)
+    for (std::size_t i = 0; i < m; ++i) {
+      const auto row = gen(k, rng);
+      p.a.insert(p.a.end(), row.first.begin(), row.first.end());
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      const auto col = gen(k, rng);
+      p.b.insert(p.b.end(), col.second.begin(), col.second.end());
+    }
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::size_t i = 0; i < m * n; ++i) p.c.push_back(std::ldexp(u(rng), -1060));
+    for (double alpha : {1.0, 0x1p-1074, 0x1.fp900, -3.0e300})
+      for (double beta : {0.0, 0x1p-20, 0x1p1000}) {
+        p.alpha = alpha;
+        p.beta = beta;
+        const auto e = p.expected();
+        expect_bits(e, run<Kokkos::LayoutLeft>(p, "N", "T"),
+                    "alpha " + describe(alpha) + " beta " + describe(beta), "C");
+        ExKokkos::Options tiles;  // products at the edges of the range: the tiles' fallback
+        tiles.schedule = ExKokkos::Schedule::tiles;
+        expect_bits(e, run<Kokkos::LayoutLeft>(p, "N", "T", tiles),
+                    "tiles alpha " + describe(alpha) + " beta " + describe(beta), "C");
+      }
+  }
+}
+
+TEST(Gemm, SpecialValuesFollowIeee) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  Problem<double> p;
+  p.m = 4;
+  p.n = 1;
+  p.k = 2;
+  p.a = {1, nan, inf, 1, inf, -inf, 1, 2};
+  p.b = {1, 1};
+  p.c = {nan, 5, 7, nan};
+  p.alpha = 2;
+  p.beta = 0;  // C is not read: its NaNs do not propagate
+  auto c = run<Kokkos::LayoutLeft>(p, "N", "N");
+  EXPECT_TRUE(std::isnan(c[0]));
+  EXPECT_EQ(c[1], inf);
+  EXPECT_TRUE(std::isnan(c[2]));  // inf - inf
+  EXPECT_EQ(c[3], 6.0);
+  p.beta = 1;  // now C is read
+  c = run<Kokkos::LayoutLeft>(p, "N", "N");
+  EXPECT_TRUE(std::isnan(c[3]));
+  // alpha == 0: A and B are not read (no NaN from them), C = beta C.
+  p.alpha = 0;
+  p.beta = 2;
+  p.c = {1, 2, 3, -0.0};
+  c = run<Kokkos::LayoutLeft>(p, "N", "N");
+  EXPECT_EQ(c[0], 2.0);
+  EXPECT_EQ(c[2], 6.0);
+  EXPECT_TRUE(same_bits(c[3], -0.0));
+  p.beta = 0;  // and zeros without reading C
+  p.c = {nan, nan, nan, nan};
+  c = run<Kokkos::LayoutLeft>(p, "N", "N");
+  for (double v : c) EXPECT_TRUE(same_bits(v, 0.0));
+}
+
+// NaN and inf in some tiles only: those tiles go through the fallback, the others not.
+TEST(Gemm, TilesWithSpecialValuesFallBackExactly) {
+  Rng rng(15);
+  auto p = random_problem<double>(70, 9, 33, false, false, 1.5, 0.5, rng);
+  p.a[3 * p.k + 4] = std::numeric_limits<double>::quiet_NaN();
+  p.a[50 * p.k + 7] = std::numeric_limits<double>::infinity();
+  p.b[2 * p.n + 8] = 0x1p-1070;  // an underflowing product in column 8
+  const auto e = expected_with_specials(p);
+  for (ExKokkos::Options o : tiles_options()) {
+    const auto c = run<Kokkos::LayoutLeft>(p, "N", "N", o);
+    ASSERT_EQ(c.size(), e.size());
+    for (std::size_t i = 0; i < c.size(); ++i)
+      EXPECT_TRUE(same_bits(c[i], e[i]) || (std::isnan(c[i]) && std::isnan(e[i])))
+          << "C(" << i / p.n << ", " << i % p.n << ") = " << describe(c[i]) << ", expected "
+          << describe(e[i]) << ", team " << o.team_size << " panel " << o.block_size;
+  }
+}
+
+TEST(Gemm, SignedZerosFollowIeee) {
+  Problem<double> p;
+  p.m = 3;
+  p.n = 1;
+  p.k = 2;
+  p.a = {-0.0, -0.0, 1, -1, -0.0, 0.0};
+  p.b = {1, 1};
+  p.c = {-0.0, -0.0, -0.0};
+  p.alpha = 1;
+  p.beta = 0;
+  auto c = run<Kokkos::LayoutLeft>(p, "N", "N");
+  EXPECT_TRUE(same_bits(c[0], -0.0));  // -0 + -0
+  EXPECT_TRUE(same_bits(c[1], 0.0));   // cancellation gives +0
+  EXPECT_TRUE(same_bits(c[2], 0.0));   // -0 + +0
+  p.alpha = -1;
+  c = run<Kokkos::LayoutLeft>(p, "N", "N");
+  EXPECT_TRUE(same_bits(c[0], 0.0));  // -1 * -0
+}
+
+TEST(Gemm, EmptyDimensions) {
+  Kokkos::View<double**> A03("A", 0, 3), B34("B", 3, 4), C04("C", 0, 4);
+  ExKokkos::exgemm("N", "N", 1.0, A03, B34, 2.0, C04);  // m == 0
+  Kokkos::View<double**> A23("A", 2, 3), B30("B", 3, 0), C20("C", 2, 0);
+  ExKokkos::exgemm("N", "N", 1.0, A23, B30, 2.0, C20);  // n == 0
+  Kokkos::View<double**> A20("A", 2, 0), B04("B", 0, 4), C24("C", 2, 4);
+  Kokkos::deep_copy(C24, 1.5);
+  ExKokkos::exgemm("N", "N", 1.0, A20, B04, 2.0, C24);  // k == 0: C = beta C, as BLAS
+  for (double v : matrix_to_host(C24)) EXPECT_EQ(v, 3.0);
+  ExKokkos::exgemm("N", "N", 1.0, A20, B04, 0.0, C24);
+  for (double v : matrix_to_host(C24)) EXPECT_TRUE(same_bits(v, 0.0));
+}
+
+TEST(Gemm, BadInputThrowsAndLeavesCUntouched) {
+  Kokkos::View<double**> A("A", 4, 3), B("B", 5, 2), C("C", 4, 2);
+  Kokkos::deep_copy(C, 1.0);
+  try {
+    ExKokkos::exgemm("N", "N", 1.0, A, B, 0.0, C);  // inner extents 3 and 5
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("ExKokkos::exgemm"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("op(A) is 4 x 3"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("op(B) is 5 x 2"), std::string::npos) << msg;
+  }
+  Kokkos::View<double**> B32("B", 3, 2), C42("C", 4, 2), C43("C", 4, 3);
+  EXPECT_THROW(ExKokkos::exgemm("N", "N", 1.0, A, B32, 0.0, C43), std::invalid_argument);
+  EXPECT_THROW(ExKokkos::exgemm("X", "N", 1.0, A, B32, 0.0, C42), std::invalid_argument);
+  EXPECT_THROW(ExKokkos::exgemm("N", "", 1.0, A, B32, 0.0, C42), std::invalid_argument);
+  for (double v : matrix_to_host(C)) EXPECT_EQ(v, 1.0);
+  // C overlapping A or B: rejected, nothing written. The check compares memory spans, so it also
+  // rejects interleaved views that share no element (documented in ExKokkos_Gemm.hpp).
+  Kokkos::View<double**> M("M", 4, 4), S44("S", 4, 4), S22("S", 2, 2);
+  Kokkos::deep_copy(M, 1.0);
+  const auto left = Kokkos::subview(M, Kokkos::ALL, Kokkos::make_pair(0, 2));
+  EXPECT_THROW(ExKokkos::exgemm("N", "N", 1.0, left, S22, 0.0, left), std::invalid_argument);
+  EXPECT_THROW(ExKokkos::exgemm("N", "N", 1.0, M, S44, 0.0, M), std::invalid_argument);
+  EXPECT_THROW(ExKokkos::exgemm("N", "T", 1.0, S44, M, 0.0, M), std::invalid_argument);
+  for (double v : matrix_to_host(M)) EXPECT_EQ(v, 1.0);
+}
+
+}  // namespace
