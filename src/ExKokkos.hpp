@@ -15,6 +15,7 @@
 #include "ExKokkos_RoundedAxpby.hpp"
 #include "ExKokkos_ExpansionRounding.hpp"
 #include "ExKokkos_ExactSumReducer.hpp"
+#include "ExKokkos_PackedAccumulator.hpp"
 
 // BLAS level 1
 #include "ExKokkos_Asum.hpp"
