@@ -30,4 +30,9 @@
 #include "ExKokkos_Getf2.hpp"
 #include "ExKokkos_Getrs.hpp"
 
+// Exact reductions across the ranks of an MPI communicator, when ExKokkos was configured with MPI.
+#if EXKOKKOS_HAVE_MPI
+#include "ExKokkos_MPI.hpp"
+#endif
+
 #endif  // EXKOKKOS_HPP
