@@ -46,6 +46,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace ExKokkos {
 namespace Impl {

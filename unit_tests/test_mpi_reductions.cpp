@@ -7,6 +7,9 @@
 // between ranks; every rank must get the same bits. ctest runs this suite under mpirun with 1, 2,
 // 3, 4 and 8 ranks; rank 0 writes the bits to $EXKOKKOS_REPRO_OUT and a compare step checks that
 // all rank counts wrote the same.
+// First, so that the build checks that the MPI header is self-contained.
+#include <ExKokkos_MPI.hpp>
+
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
