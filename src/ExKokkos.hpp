@@ -15,6 +15,7 @@
 #include "ExKokkos_RoundedAxpby.hpp"
 #include "ExKokkos_ExpansionRounding.hpp"
 #include "ExKokkos_ExactSumReducer.hpp"
+#include "ExKokkos_PackedAccumulator.hpp"
 
 // BLAS level 1
 #include "ExKokkos_Asum.hpp"
@@ -29,5 +30,10 @@
 #include "ExKokkos_Gemm.hpp"
 #include "ExKokkos_Getf2.hpp"
 #include "ExKokkos_Getrs.hpp"
+
+// Exact reductions across the ranks of an MPI communicator, when ExKokkos was configured with MPI.
+#if EXKOKKOS_HAVE_MPI
+#include "ExKokkos_MPI.hpp"
+#endif
 
 #endif  // EXKOKKOS_HPP

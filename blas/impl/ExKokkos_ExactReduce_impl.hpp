@@ -20,6 +20,7 @@
 
 #include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_LeagueAccumulator.hpp>
+#include <ExKokkos_LongAccumulator.hpp>
 #include <ExKokkos_TeamAccumulator.hpp>
 #include <impl/ExKokkos_AccumulatorRounding.hpp>
 
@@ -101,6 +102,18 @@ struct RoundInto {
   ResultView result;
   KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t* digits, std::uint32_t flags) const {
     result() = static_cast<typename ResultView::value_type>(round_normalized<T>(digits, flags));
+  }
+};
+
+// Stores the merged accumulator itself, unrounded, in a rank-0 view of LongAccumulator: for
+// callers that add it to other exact sums before the one rounding (ExKokkos_MPI.hpp).
+template <class ResultView>
+struct StoreAccumulator {
+  ResultView result;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t* digits, std::uint32_t flags) const {
+    LongAccumulator sum;
+    sum.merge_normalized(digits, flags);
+    result() = sum;
   }
 };
 

@@ -76,6 +76,26 @@ void reduce_into(const ExecSpace& space, const RView& r, const Terms& terms, std
                    RoundInto<T, RView>{r});
 }
 
+// The exact sum of `terms` over [0, n) as an unrounded accumulator on the host (fences `space`):
+// the same kernel as reduce_into, with a finisher that stores the merged accumulator instead of
+// rounding it. An empty reduction gives an empty accumulator (which rounds to +0).
+template <class ExecSpace, class Terms>
+LongAccumulator reduce_to_accumulator(const ExecSpace& space, const Terms& terms, std::int64_t n,
+                                      int deposits_per_element, const Options& options,
+                                      const char* routine) {
+  const LaunchConfig config =
+      resolve_reduction_config(space, options, n, deposits_per_element, routine);
+  LongAccumulator sum;
+  if (n == 0) return sum;
+  // Not initialized: the finisher always writes it.
+  const Kokkos::View<LongAccumulator, typename ExecSpace::memory_space> r(
+      Kokkos::ViewAllocateWithoutInitializing("ExKokkos::accumulator"));
+  exact_reduce(space, config, terms, StoreAccumulator<decltype(r)>{r}, n);
+  Kokkos::deep_copy(space, sum, r);
+  space.fence();
+  return sum;
+}
+
 // Copies a rank-0 result to the host (fences `space`).
 template <class ExecSpace, class RView>
 typename RView::non_const_value_type fetch_result(const ExecSpace& space, const RView& r) {

@@ -1,0 +1,439 @@
+// ExKokkos::mpi (src/ExKokkos_MPI.hpp) bit for bit: exsum, exasum, exdot, exnrm2 and the
+// allreduce of a user's ExactSum reducer, over MPI_COMM_WORLD, must equal the MPFR oracle of the
+// whole data and the single-process routine on the whole data, for every input generator (full
+// exponent range, cancellation, ties, NaN/Inf, signed zeros, ill-conditioned dot products), under
+// several distributions of the data over the ranks (uneven blocks with empty ranks, everything on
+// one rank, round robin through strided views, random owners), with tuning options that differ
+// between ranks; every rank must get the same bits. ctest runs this suite under mpirun with 1, 2,
+// 3, 4 and 8 ranks; rank 0 writes the bits to $EXKOKKOS_REPRO_OUT and a compare step checks that
+// all rank counts wrote the same.
+// First, so that the build checks that the MPI header is self-contained.
+#include <ExKokkos_MPI.hpp>
+
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#include "ExKokkosTest_Views.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ExKokkos::LongAccumulator;
+using ExKokkosTest::describe;
+using ExKokkosTest::same_bits;
+using ExKokkosTest::to_view;
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return b;
+}
+
+std::uint64_t bits(float x) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b;
+}
+
+// True on every rank when every rank holds the same words.
+bool same_on_every_rank(const std::vector<std::uint64_t>& words) {
+  std::vector<std::uint64_t> low(words.size()), high(words.size());
+  MPI_Allreduce(words.data(), low.data(), static_cast<int>(words.size()), MPI_UINT64_T, MPI_MIN,
+                MPI_COMM_WORLD);
+  MPI_Allreduce(words.data(), high.data(), static_cast<int>(words.size()), MPI_UINT64_T, MPI_MAX,
+                MPI_COMM_WORLD);
+  return low == high;
+}
+
+// Rank 0's values, on every rank (the oracle is computed once).
+template <class T>
+void broadcast(std::vector<T>& values) {
+  MPI_Bcast(values.data(), static_cast<int>(values.size() * sizeof(T)), MPI_BYTE, 0,
+            MPI_COMM_WORLD);
+}
+
+// --- Distributions of n global elements over the ranks --------------------------------------
+
+enum class Distribution { even_blocks, random_blocks, all_on_last, round_robin, random_owner };
+const Distribution all_distributions[] = {Distribution::even_blocks, Distribution::random_blocks,
+                                          Distribution::all_on_last, Distribution::round_robin,
+                                          Distribution::random_owner};
+
+const char* name(Distribution d) {
+  switch (d) {
+    case Distribution::even_blocks:
+      return "even_blocks";
+    case Distribution::random_blocks:
+      return "random_blocks";
+    case Distribution::all_on_last:
+      return "all_on_last";
+    case Distribution::round_robin:
+      return "round_robin";
+    default:
+      return "random_owner";
+  }
+}
+
+// The global indices this rank owns. The random distributions draw from a generator seeded the
+// same on every rank, so the ranks agree on who owns what.
+std::vector<std::size_t> owned(Distribution d, std::size_t n, int rank, int size,
+                               std::uint64_t seed) {
+  std::vector<std::size_t> mine;
+  std::mt19937_64 rng(seed);
+  std::size_t begin = 0, end = 0;
+  switch (d) {
+    case Distribution::even_blocks:
+      begin = n * rank / size;
+      end = n * (rank + 1) / size;
+      break;
+    case Distribution::random_blocks: {
+      // Random cut points: blocks of random, often zero, length.
+      std::vector<std::size_t> cuts{0, n};
+      for (int k = 1; k < size; ++k) cuts.push_back(rng() % (n + 1));
+      std::sort(cuts.begin(), cuts.end());
+      begin = cuts[rank];
+      end = cuts[rank + 1];
+      break;
+    }
+    case Distribution::all_on_last:
+      if (rank == size - 1) end = n;
+      break;
+    case Distribution::round_robin:
+      for (std::size_t i = rank; i < n; i += size) mine.push_back(i);
+      return mine;
+    case Distribution::random_owner:
+      for (std::size_t i = 0; i < n; ++i)
+        if (static_cast<int>(rng() % size) == rank) mine.push_back(i);
+      return mine;
+  }
+  for (std::size_t i = begin; i < end; ++i) mine.push_back(i);
+  return mine;
+}
+
+template <class T>
+std::vector<T> gather(const std::vector<T>& global, const std::vector<std::size_t>& indices) {
+  std::vector<T> out;
+  for (std::size_t i : indices) out.push_back(global[i]);
+  return out;
+}
+
+// A local part as a strided view (a row of a LayoutLeft matrix with three rows, the other rows
+// holding values that must not leak in), as round-robin data would be seen in place.
+template <class T>
+Kokkos::View<T*, Kokkos::LayoutStride, Mem> strided_view(const std::vector<T>& v) {
+  Kokkos::View<T**, Kokkos::LayoutLeft, Mem> matrix("matrix", 3, v.size());
+  auto h = Kokkos::create_mirror_view(matrix);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    h(0, i) = h(2, i) = T(12345);
+    h(1, i) = v[i];
+  }
+  Kokkos::deep_copy(matrix, h);
+  return Kokkos::subview(matrix, 1, Kokkos::ALL());
+}
+
+// Tuning that differs from rank to rank (it changes no bits).
+ExKokkos::Options rank_options(Distribution d, int rank) {
+  ExKokkos::Options o;
+  if (d == Distribution::random_owner) {
+    o.league_size = 1 + rank % 3;
+    o.expansion_size = rank % 2 ? 8 : 2;
+  }
+  return o;
+}
+
+// --- Oracles ---------------------------------------------------------------------------------
+
+template <class T>
+T rounded(const ExKokkosTest::ExactSum& s) {
+  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
+}
+
+// sum, asum, dot, nrm2 and sum x_i + x_i y_i (the reducer's expression), exactly, rounded once.
+template <class T>
+std::vector<T> oracle(const std::vector<T>& x, const std::vector<T>& y) {
+  std::vector<T> r(5);
+  if (world_rank() == 0) {
+    ExKokkosTest::ExactSum s, a, d, mixed;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      s.add(double(x[i]));
+      a.add(std::fabs(double(x[i])));
+      d.add_product(double(x[i]), double(y[i]));
+      mixed.add(double(x[i]));
+      mixed.add_product(double(x[i]), double(y[i]));
+    }
+    r = {rounded<T>(s), rounded<T>(a), rounded<T>(d), ExKokkosTest::exact_nrm2(x),
+         rounded<T>(mixed)};
+  }
+  broadcast(r);
+  return r;
+}
+
+const char* const routine_names[] = {"exsum", "exasum", "exdot", "exnrm2", "reducer allreduce"};
+
+// The user's own exact reduction over the local part, finished across the ranks.
+template <class XView, class YView>
+LongAccumulator reducer_allreduce(const XView& x, const YView& y, MPI_Comm comm) {
+  LongAccumulator acc;
+  Kokkos::parallel_reduce(
+      "mixed", Kokkos::RangePolicy<Space>(0, x.extent(0)),
+      KOKKOS_LAMBDA(const int i, LongAccumulator& a) {
+        a.add(x(i));
+        a.add_product(x(i), y(i));
+      },
+      ExKokkos::ExactSum<Space>(acc));
+  ExKokkos::mpi::allreduce(acc, comm);
+  return acc;
+}
+
+std::vector<std::uint64_t> packed_words(const LongAccumulator& acc) {
+  std::vector<std::uint64_t> w(ExKokkos::Impl::PackedAccumulator::num_words);
+  ExKokkos::Impl::pack(acc, w.data());
+  return w;
+}
+
+// FNV-1a of the words, to print an accumulator in the repro file.
+std::uint64_t fingerprint(const std::vector<std::uint64_t>& words) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (std::uint64_t w : words)
+    for (int b = 0; b < 8; ++b) h = (h ^ ((w >> (8 * b)) & 0xff)) * 1099511628211ull;
+  return h;
+}
+
+// Every routine under every distribution against the oracle and the single-process routine;
+// returns what this rank got (results and the reducer's accumulator, per distribution) as a line
+// of the repro file, which no rank count may change.
+template <class T>
+std::string check_case(const std::vector<T>& x, const std::vector<T>& y, const std::string& what,
+                       std::uint64_t seed) {
+  const int rank = world_rank(), size = world_size();
+  const std::vector<T> expected = oracle(x, y);
+  const auto gx = to_view<Space>(x), gy = to_view<Space>(y);
+  const T single[4] = {ExKokkos::exsum(Space(), gx), ExKokkos::exasum(Space(), gx),
+                       ExKokkos::exdot(Space(), gx, gy), ExKokkos::exnrm2(Space(), gx)};
+  for (int r = 0; r < 4; ++r)
+    EXPECT_TRUE(same_bits(single[r], expected[r]))
+        << what << " single-process " << routine_names[r] << ": " << describe(single[r])
+        << " vs oracle " << describe(expected[r]);
+
+  std::string line = what + " n=" + std::to_string(x.size());
+  for (Distribution d : all_distributions) {
+    const std::vector<std::size_t> mine = owned(d, x.size(), rank, size, seed);
+    const std::vector<T> lx = gather(x, mine), ly = gather(y, mine);
+    const ExKokkos::Options o = rank_options(d, rank);
+    T got[5];
+    LongAccumulator acc;
+    if (d == Distribution::round_robin) {
+      const auto vx = strided_view(lx), vy = strided_view(ly);
+      got[0] = ExKokkos::mpi::exsum(Space(), vx, MPI_COMM_WORLD, o);
+      got[1] = ExKokkos::mpi::exasum(Space(), vx, MPI_COMM_WORLD, o);
+      got[2] = ExKokkos::mpi::exdot(Space(), vx, vy, MPI_COMM_WORLD, o);
+      got[3] = ExKokkos::mpi::exnrm2(Space(), vx, MPI_COMM_WORLD, o);
+      acc = reducer_allreduce(vx, vy, MPI_COMM_WORLD);
+    } else {
+      const auto vx = to_view<Space>(lx), vy = to_view<Space>(ly);
+      got[0] = ExKokkos::mpi::exsum(vx, MPI_COMM_WORLD, o);
+      got[1] = ExKokkos::mpi::exasum(vx, MPI_COMM_WORLD, o);
+      got[2] = ExKokkos::mpi::exdot(vx, vy, MPI_COMM_WORLD, o);
+      got[3] = ExKokkos::mpi::exnrm2(vx, MPI_COMM_WORLD, o);
+      acc = reducer_allreduce(vx, vy, MPI_COMM_WORLD);
+    }
+    got[4] = acc.template round<T>();
+    std::vector<std::uint64_t> words = packed_words(acc);
+    char hex[24];
+    std::snprintf(hex, sizeof hex, " %016" PRIx64, fingerprint(words));
+    line += std::string(" ") + name(d) + hex;
+    for (int r = 0; r < 5; ++r) {
+      words.push_back(bits(got[r]));
+      std::snprintf(hex, sizeof hex, " %016" PRIx64, bits(got[r]));
+      line += hex;
+      EXPECT_TRUE(same_bits(got[r], expected[r]))
+          << what << " " << name(d) << " rank " << rank << "/" << size << " (" << lx.size()
+          << " local elements) " << routine_names[r] << ": " << describe(got[r]) << " vs oracle "
+          << describe(expected[r]);
+      if (r < 4)
+        EXPECT_TRUE(same_bits(got[r], single[r]))
+            << what << " " << name(d) << " rank " << rank << " " << routine_names[r]
+            << ": differs from the single-process result " << describe(single[r]);
+    }
+    EXPECT_TRUE(same_on_every_rank(words))
+        << what << " " << name(d) << ": the ranks got different bits or accumulators";
+  }
+  return line + "\n";
+}
+
+// The bits every rank count must reproduce, written by rank 0 when $EXKOKKOS_REPRO_OUT is set.
+std::string& repro_lines() {
+  static std::string lines;
+  return lines;
+}
+
+TEST(MpiReductions, EverySumGeneratorAndDistributionGivesTheOracleBits) {
+  std::mt19937_64 rng(2026);  // the same sequence on every rank: the same global data
+  for (const auto& g : ExKokkosTest::sum_generators()) {
+    for (std::size_t n : {0, 1, 7, 1000, 20011}) {
+      const std::vector<double> x = g.generate(n, rng);
+      const std::vector<double> y = ExKokkosTest::full_range(x.size(), rng);
+      repro_lines() += check_case(x, y, g.name, rng());
+    }
+  }
+}
+
+TEST(MpiReductions, EveryProductGeneratorAndDistributionGivesTheOracleBits) {
+  std::mt19937_64 rng(77);
+  for (const auto& g : ExKokkosTest::product_generators()) {
+    for (std::size_t n : {6, 1000, 20011}) {
+      const auto xy = g.generate(n, rng);
+      repro_lines() += check_case(xy.first, xy.second, g.name, rng());
+    }
+  }
+}
+
+TEST(MpiReductions, FloatData) {
+  std::mt19937_64 rng(5);
+  for (const auto& g : ExKokkosTest::sum_generators()) {
+    const std::vector<double> x = g.generate(3000, rng);
+    const std::vector<double> y = ExKokkosTest::normal(x.size(), rng);
+    repro_lines() += check_case(std::vector<float>(x.begin(), x.end()),
+                                std::vector<float>(y.begin(), y.end()), g.name + "_float", rng());
+  }
+}
+
+// Special values on different ranks: with even blocks over two or more ranks, the first and the
+// last element lie on different ranks, so the flags must cross ranks to give the oracle's value.
+TEST(MpiReductions, SpecialValuesCrossRanks) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  std::vector<double> ones(40, 1.0);
+  struct Case {
+    const char* what;
+    std::vector<double> x, y;
+  };
+  auto with_ends = [&](double first, double last) {
+    std::vector<double> v = ones;
+    v.front() = first;
+    v.back() = last;
+    return v;
+  };
+  const std::vector<Case> cases = {
+      {"inf_and_minus_inf", with_ends(inf, -inf), ones},
+      {"inf_last", with_ends(1.0, inf), ones},
+      {"nan_first", with_ends(nan, 1.0), ones},
+      {"minus_inf_first", with_ends(-inf, 2.0), ones},
+      {"inf_times_zero", with_ends(inf, 1.0), with_ends(0.0, 1.0)},
+      {"product_infs_cross", with_ends(inf, inf), with_ends(1.0, -1.0)},
+      {"zero_times_inf_last", with_ends(1.0, 0.0), with_ends(1.0, inf)},
+      {"overflow_cancels", with_ends(0x1p1000, -0x1p1000), with_ends(0x1p1000, 0x1p1000)},
+      {"all_minus_zero", std::vector<double>(40, -0.0), std::vector<double>(40, 1.0)},
+      {"signed_zero_ends", with_ends(-0.0, 0.0), std::vector<double>(40, -1.0)},
+  };
+  for (const Case& c : cases) repro_lines() += check_case(c.x, c.y, c.what, 11);
+}
+
+TEST(MpiReductions, SubCommunicators) {
+  // MPI_COMM_SELF: the distributed routines are the single-process ones.
+  std::mt19937_64 rng(100 + world_rank());
+  const std::vector<double> x = ExKokkosTest::full_range(777, rng);
+  const auto v = to_view<Space>(x);
+  EXPECT_TRUE(same_bits(ExKokkos::mpi::exsum(v, MPI_COMM_SELF), ExKokkos::exsum(v)));
+  EXPECT_TRUE(same_bits(ExKokkos::mpi::exnrm2(v, MPI_COMM_SELF), ExKokkos::exnrm2(v)));
+
+  // Even and odd ranks, each group summing its own members' data: each group's oracle.
+  MPI_Comm group;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, world_rank(), &group);
+  std::vector<double> all;  // every rank's data, in rank order
+  std::vector<std::vector<double>> data(world_size());
+  for (int r = 0; r < world_size(); ++r) {
+    std::mt19937_64 g(100 + r);
+    data[r] = ExKokkosTest::full_range(777, g);
+  }
+  ExKokkosTest::ExactSum mine;
+  for (int r = world_rank() % 2; r < world_size(); r += 2)
+    for (double t : data[r]) mine.add(t);
+  const double got = ExKokkos::mpi::exsum(v, group);
+  EXPECT_TRUE(same_bits(got, mine.round_double()))
+      << "group " << world_rank() % 2 << ": " << describe(got) << " vs "
+      << describe(mine.round_double());
+  MPI_Comm_free(&group);
+}
+
+TEST(MpiReductions, InvalidArgumentsOnOneRankThrowOnEveryRank) {
+  const int rank = world_rank(), size = world_size();
+  // Mismatched extents on the last rank only.
+  Kokkos::View<double*, Mem> x("x", 4), y("y", rank == size - 1 ? 3 : 4);
+  Kokkos::deep_copy(x, 1.0);
+  Kokkos::deep_copy(y, 1.0);
+  bool thrown = false;
+  try {
+    ExKokkos::mpi::exdot(Space(), x, y, MPI_COMM_WORLD);
+  } catch (const std::invalid_argument& e) {
+    thrown = true;
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("ExKokkos::mpi::exdot"), std::string::npos) << msg;
+    if (rank == size - 1) {
+      EXPECT_NE(msg.find("x.extent(0) = 4"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("y.extent(0) = 3"), std::string::npos) << msg;
+    } else {
+      EXPECT_NE(msg.find("another rank"), std::string::npos) << msg;
+    }
+  }
+  EXPECT_TRUE(thrown) << "rank " << rank;
+
+  // A bad option on rank 0 only.
+  ExKokkos::Options bad;
+  if (rank == 0) bad.expansion_size = 5;
+  thrown = false;
+  try {
+    ExKokkos::mpi::exsum(Space(), x, MPI_COMM_WORLD, bad);
+  } catch (const std::invalid_argument& e) {
+    thrown = true;
+    EXPECT_NE(std::string(e.what()).find("ExKokkos::mpi::exsum"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(thrown) << "rank " << rank;
+
+  // The communicator is still usable, and valid calls succeed: 4 ones per rank.
+  EXPECT_EQ(ExKokkos::mpi::exdot(Space(), x, x, MPI_COMM_WORLD), 4.0 * size);
+}
+
+// Writes the bits for the cross-rank-count comparison; runs last (GoogleTest keeps file order).
+TEST(MpiReductions, WriteBitsForRankCountComparison) {
+  EXPECT_FALSE(repro_lines().empty());
+  if (world_rank() != 0) return;
+  const char* path = std::getenv("EXKOKKOS_REPRO_OUT");
+  if (!path) return;
+  std::FILE* out = std::fopen(path, "w");
+  ASSERT_NE(out, nullptr) << path;
+  std::fputs(repro_lines().c_str(), out);
+  std::fclose(out);
+}
+
+}  // namespace
