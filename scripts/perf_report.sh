@@ -44,6 +44,8 @@ if [[ "$quick" == 1 ]]; then
   max_elements="${EXKOKKOS_PERF_MAX_ELEMENTS:-16777216}"
   mode="quick (at least 0.05 s per benchmark, sizes up to $max_elements elements)"
 fi
+mode="$mode; OMP_NUM_THREADS=$OMP_NUM_THREADS OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES"
+mode="$mode${OMP_WAIT_POLICY:+ OMP_WAIT_POLICY=$OMP_WAIT_POLICY}"
 read -r -a extra <<<"${EXKOKKOS_BENCH_ARGS:-}"
 
 benches=()
