@@ -1,11 +1,13 @@
 // A Google Benchmark console reporter that also prints, at the end, the time ratio of every
 // ExKokkos benchmark to each of its ordinary counterparts measured in the same process.
 //
-// Naming convention: "<routine>/<data>/<n>". An exact routine's name starts with "ex"; its
-// baselines are registered with the same "/<data>/<n>" suffix and listed in `pairs` as
-// {exact routine, baseline routine}.
+// Naming convention: "<routine>/<data>/<size>" (size: n, or m x n as "<m>x<n>"). An exact routine's
+// name starts with "ex"; its baselines are registered with the same "/<data>/<n>" suffix and listed
+// in `pairs` as {exact routine, baseline routine}.
 #ifndef EXKOKKOSPERF_RATIOREPORTER_HPP
 #define EXKOKKOSPERF_RATIOREPORTER_HPP
+
+#include <ExKokkos_Compat.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -19,8 +21,20 @@ namespace ExKokkosPerf {
 
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
+  // Also records the pairs, the execution space and its concurrency in the context of every
+  // output (the JSON of --benchmark_out included), for perf_tests/report.py and plot_results.py:
+  // "exkokkos_pairs" is "exact=baseline;exact=baseline;...". Construct it after Kokkos and
+  // before RunSpecifiedBenchmarks.
   explicit RatioReporter(std::vector<std::pair<std::string, std::string>> pairs)
-      : pairs_(std::move(pairs)) {}
+      : pairs_(std::move(pairs)) {
+    std::string list;
+    for (const auto& p : pairs_) list += (list.empty() ? "" : ";") + p.first + "=" + p.second;
+    benchmark::AddCustomContext("exkokkos_pairs", list);
+    using Space = Kokkos::DefaultExecutionSpace;
+    benchmark::AddCustomContext("kokkos_execution_space", Space::name());
+    benchmark::AddCustomContext("kokkos_concurrency",
+                                std::to_string(ExKokkos::Impl::compat::concurrency(Space())));
+  }
 
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);

@@ -5,13 +5,13 @@
 
 Needs matplotlib (Debian: python3-matplotlib, installed by scripts/install_deps.sh).
 
-One plot per data set: time per call against n for every routine (log-log), and one plot of the
-time ratio of each exact routine to its baselines, as paired in the benchmark's ratio table.
-Benchmark names are "<routine>/<data>/<n>[/real_time]".
+One figure per data set: time per call against size for every routine, and the time ratio of
+each exact routine to its baselines. The pairs come from the benchmark's own ratio table (the
+"exkokkos_pairs" context entry, ExKokkosPerf_RatioReporter.hpp). Benchmark names are
+"<routine>/<data>/<size>[/real_time]", the size n or "<m>x<n>": sizes that are all plain numbers
+are plotted on a log-log scale, others (matrix shapes) as grouped bars.
 """
 import argparse
-import collections
-import json
 import os
 
 import matplotlib
@@ -19,25 +19,45 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-PAIRS = [("exdot", "KokkosBlas::dot"), ("exdot", "cblas_ddot"), ("exdot", "parallel_reduce_dot"),
-         ("exsum", "parallel_reduce_sum"), ("exnrm2", "KokkosBlas::nrm2"),
-         ("exaxpby", "KokkosBlas::axpby")]
+import bench_json  # noqa: E402
 
 
-def load(path):
-    with open(path) as f:
-        doc = json.load(f)
-    times = collections.defaultdict(dict)  # (routine, data) -> {n: ms}
-    for b in doc["benchmarks"]:
-        if b.get("run_type", "iteration") != "iteration":
-            continue
-        parts = b["name"].split("/")
-        if len(parts) < 3:
-            continue
-        routine, data, n = parts[0], parts[1], int(parts[2])
-        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
-        times[(routine, data)][n] = b["real_time"] * scale
-    return times
+def plot_dataset(ax1, ax2, data, times, pairs):
+    series = {r: s for (r, d), s in sorted(times.items()) if d == data}
+    sizes = sorted({n for s in series.values() for n in s}, key=bench_json.size_key)
+    numeric = all(n.isdigit() for n in sizes)
+    ratios = []
+    for exact, base in pairs:
+        a, b = series.get(exact), series.get(base)
+        if a and b:
+            common = [n for n in sizes if n in a and n in b]
+            ratios.append((f"{exact} / {base}", {n: a[n] / b[n] for n in common}))
+    if numeric:
+        for routine, s in series.items():
+            ns = [n for n in sizes if n in s]
+            ax1.loglog([int(n) for n in ns], [s[n] for n in ns], marker="o", label=routine,
+                       linestyle="-" if routine.startswith("ex") else "--")
+        for label, r in ratios:
+            ns = [n for n in sizes if n in r]
+            ax2.loglog([int(n) for n in ns], [r[n] for n in ns], marker="o", label=label)
+        ax1.set_xlabel("n")
+        ax2.set_xlabel("n")
+    else:
+        for ax, groups in ((ax1, list(series.items())), (ax2, ratios)):
+            width = 0.8 / max(1, len(groups))
+            for k, (label, s) in enumerate(groups):
+                xs = [i + k * width for i, n in enumerate(sizes) if n in s]
+                ax.bar(xs, [s[n] for n in sizes if n in s], width, label=label)
+            ax.set_xticks([i + 0.4 - width / 2 for i in range(len(sizes))])
+            ax.set_xticklabels(sizes)
+            ax.set_yscale("log")
+            ax.set_xlabel("size")
+    ax1.set(title=f"time per call ({data})", ylabel="ms")
+    ax2.set(title=f"time ratio, exact / ordinary ({data})", ylabel="ratio")
+    ax2.axhline(1.0, color="gray", linewidth=0.8)
+    ax1.legend(fontsize=8)
+    if ratios:
+        ax2.legend(fontsize=8)
 
 
 def main():
@@ -45,32 +65,17 @@ def main():
     ap.add_argument("json")
     ap.add_argument("-o", "--outdir", default=".")
     args = ap.parse_args()
-    times = load(args.json)
+    doc = bench_json.load(args.json)
+    times, pairs = doc["times"], doc["pairs"]
     os.makedirs(args.outdir, exist_ok=True)
-    datasets = sorted({d for (_, d) in times})
     stem = os.path.splitext(os.path.basename(args.json))[0]
-    for data in datasets:
+    for data in sorted({d for (_, d) in times}):
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
-        for (routine, d), series in sorted(times.items()):
-            if d != data:
-                continue
-            ns = sorted(series)
-            ax1.loglog(ns, [series[n] for n in ns], marker="o", label=routine,
-                       linestyle="-" if routine.startswith("ex") else "--")
-        for exact, base in PAIRS:
-            a, b = times.get((exact, data)), times.get((base, data))
-            if not a or not b:
-                continue
-            ns = sorted(set(a) & set(b))
-            ax2.loglog(ns, [a[n] / b[n] for n in ns], marker="o", label=f"{exact} / {base}")
-        ax1.set(title=f"time per call ({data})", xlabel="n", ylabel="ms")
-        ax2.set(title=f"time ratio, exact / ordinary ({data})", xlabel="n", ylabel="ratio")
-        ax2.axhline(1.0, color="gray", linewidth=0.8)
-        ax1.legend(fontsize=8)
-        ax2.legend(fontsize=8)
+        plot_dataset(ax1, ax2, data, times, pairs)
         fig.tight_layout()
         out = os.path.join(args.outdir, f"{stem}_{data}.png")
-        fig.savefig(out, dpi=100)
+        fig.savefig(out, dpi=80)
+        plt.close(fig)
         print(out)
 
 

@@ -1,5 +1,6 @@
-# Shared by scripts/test.sh and scripts/demo.sh: install the Debian packages, build (or reuse) Kokkos
-# and Kokkos Kernels, and configure and build ExKokkos in $EXKOKKOS_BUILD_DIR (default: build/).
+# Shared by scripts/test.sh, scripts/demo.sh and scripts/perf_report.sh: install the Debian
+# packages, build (or reuse) Kokkos and Kokkos Kernels, and configure and build ExKokkos in
+# $EXKOKKOS_BUILD_DIR (default: build/).
 # Sourced, not run.
 exkokkos_setup_and_build() {
   local root
@@ -18,5 +19,6 @@ exkokkos_setup_and_build() {
   cmake -S "$root" -B "$EXKOKKOS_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DKokkos_ROOT="$Kokkos_ROOT" -DKokkosKernels_ROOT="$KokkosKernels_ROOT" \
     -DCMAKE_INSTALL_PREFIX="$EXKOKKOS_BUILD_DIR/install" ${EXKOKKOS_CMAKE_ARGS:-}
-  cmake --build "$EXKOKKOS_BUILD_DIR" -j "$jobs"
+  # EXKOKKOS_BUILD_TARGETS: build only these targets (default: everything).
+  cmake --build "$EXKOKKOS_BUILD_DIR" -j "$jobs" ${EXKOKKOS_BUILD_TARGETS:+--target $EXKOKKOS_BUILD_TARGETS}
 }

@@ -6,14 +6,17 @@
 // bits every time, and they are the correctly rounded exact value.
 //
 // Kokkos fixes its thread count at initialization, so the demo runs itself once per thread count
-// (as a child process with OMP_NUM_THREADS set) and prints the children's results in one table.
+// (as a child process, examples/common/ExKokkosExample_ThreadCounts.hpp) and prints the children's
+// results in one table.
 #include <ExKokkos.hpp>
 #include <ExKokkos_Dot.hpp>
 #include <ExKokkos_Sum.hpp>
 
 #include <ExKokkosTest_Oracle.hpp>
 
-#if defined(EXKOKKOS_DEMO_HAVE_KOKKOSKERNELS)
+#include <ExKokkosExample_ThreadCounts.hpp>
+
+#if defined(EXKOKKOS_EXAMPLE_HAVE_KOKKOSKERNELS)
 #include <KokkosBlas1_dot.hpp>
 #endif
 
@@ -27,9 +30,10 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 namespace {
+
+using ExKokkosExample::bits;
+using ExKokkosExample::from_bits;
 
 // Data whose sum and dot product suffer heavy cancellation: values spread over 2^-40..2^40, each
 // paired with a nearly equal value of the other sign. The exact results are small against the
@@ -73,18 +77,6 @@ std::string hex(double v) {
   return buf;
 }
 
-std::uint64_t bits(double v) {
-  std::uint64_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-
-double from_bits(std::uint64_t b) {
-  double v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
-
 // Child: compute everything on Kokkos' default execution space with this process' thread count
 // and print one line of raw bits: threads, plain sum, plain dot, KokkosBlas dot, exsum, exdot.
 int run_child(std::size_t n) {
@@ -105,7 +97,7 @@ int run_child(std::size_t n) {
       "plain_dot", Kokkos::RangePolicy<Space>(0, n),
       KOKKOS_LAMBDA(const std::size_t i, double& s) { s += x(i) * y(i); }, plain_dot);
   double blas_dot = std::nan("");
-#if defined(EXKOKKOS_DEMO_HAVE_KOKKOSKERNELS)
+#if defined(EXKOKKOS_EXAMPLE_HAVE_KOKKOSKERNELS)
   blas_dot = KokkosBlas::dot(x, y);
 #endif
   const double ex_sum = ExKokkos::exsum(Space(), x);
@@ -121,18 +113,15 @@ struct ChildResult {
   double plain_sum, plain_dot, blas_dot, ex_sum, ex_dot;
 };
 
-bool run_parent_child(const char* self, int threads, std::size_t n, ChildResult& r) {
-  const std::string cmd = "OMP_NUM_THREADS=" + std::to_string(threads) +
-                          " OPENBLAS_NUM_THREADS=" + std::to_string(threads) +
-                          " OMP_PROC_BIND=false '" + self + "' --child " + std::to_string(n) +
-                          " 2>/dev/null";  // Kokkos warns about oversubscribing 2 cores
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return false;
+bool run_parent_child(const std::string& self, int threads, std::size_t n, ChildResult& r) {
+  std::string out;
+  if (!ExKokkosExample::run_with_threads(self, threads, "--child " + std::to_string(n), out))
+    return false;
   std::uint64_t b[5];
-  const int got = std::fscanf(p, "%d %" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64,
-                              &r.threads, &b[0], &b[1], &b[2], &b[3], &b[4]);
-  const int status = pclose(p);
-  if (got != 6 || status != 0) return false;
+  const int got =
+      std::sscanf(out.c_str(), "%d %" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64,
+                  &r.threads, &b[0], &b[1], &b[2], &b[3], &b[4]);
+  if (got != 6) return false;
   r.plain_sum = from_bits(b[0]);
   r.plain_dot = from_bits(b[1]);
   r.blas_dot = from_bits(b[2]);
@@ -153,12 +142,8 @@ int main(int argc, char** argv) {
   if (argc >= 2) n = std::strtoull(argv[1], nullptr, 10);
 
   std::printf("ExKokkos demo: sum and dot product of %zu doubles with heavy cancellation\n\n", n);
-  // The path of this executable (the children are started through a shell, for which
-  // /proc/self/exe would be the shell).
-  char self[4096];
-  const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0) return 1;
-  self[len] = '\0';
+  const std::string self = ExKokkosExample::self_executable();
+  if (self.empty()) return 1;
   std::vector<ChildResult> results;
   for (int threads : {1, 2, 3, 4}) {
     ChildResult r;
