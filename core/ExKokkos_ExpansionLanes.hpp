@@ -98,6 +98,21 @@ class ExpansionLanes {
     for (int j = 0; j < W; ++j) flush_lane(j, sink);
   }
 
+  // Hands lane j's slots to its sink and clears that lane.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void flush_lane(int j, Sink& sink) {
+    auto& s = Impl::lane_sink(sink, j);
+    s.add(slot_[0][j]);  // even a zero: its sign matters
+    slot_[0][j] = -0.0;
+    for (int i = 1; i < N; ++i) {
+      if (slot_[i][j] != 0.0) s.add(slot_[i][j]);
+      slot_[i][j] = 0.0;
+    }
+  }
+
+  // Slot i of lane j.
+  KOKKOS_INLINE_FUNCTION double slot(int i, int j) const { return slot_[i][j]; }
+
  private:
   template <int First, class Sink>
   KOKKOS_INLINE_FUNCTION void cascade(double (&x)[W], Sink& sink) {
@@ -133,17 +148,6 @@ class ExpansionLanes {
     if (big) {
       for (int j = 0; j < W; ++j)
         if (!(Impl::compat::fabs(slot_[0][j]) < Impl::EftLimits<double>::big)) flush_lane(j, sink);
-    }
-  }
-
-  template <class Sink>
-  KOKKOS_INLINE_FUNCTION void flush_lane(int j, Sink& sink) {
-    auto& s = Impl::lane_sink(sink, j);
-    s.add(slot_[0][j]);  // even a zero: its sign matters
-    slot_[0][j] = -0.0;
-    for (int i = 1; i < N; ++i) {
-      if (slot_[i][j] != 0.0) s.add(slot_[i][j]);
-      slot_[i][j] = 0.0;
     }
   }
 

@@ -1,7 +1,8 @@
 // Correct rounding of the exact sum of a few doubles (an expansion's slots) without a long
 // accumulator, when a cheap test certifies it; otherwise the caller deposits the slots into an
-// accumulator. Used where many short exact sums are each rounded once (the LU's entries), and
-// where a long accumulator's normalization and rounding would cost more than the sum itself.
+// accumulator. Used where many short exact sums are each rounded once (the LU's entries, the
+// outputs of exgemv and exgemm), and where a long accumulator's normalization and rounding would
+// cost more than the sum itself.
 //
 // Method. A VecSum pass (Ogita, Rump, Oishi 2005, Alg. 4.3) from the last slot up leaves
 // x_0 = r and exact errors x_1 .. x_{n-1}: S = r + D with D = x_1 + ... + x_{n-1}. D is summed
@@ -15,22 +16,24 @@
 
 #include "ExKokkos_CorrectlyRoundedSqrt.hpp"
 #include "ExKokkos_Expansion.hpp"
+#include "ExKokkos_RoundedAxpby.hpp"
 
 namespace ExKokkos {
 namespace Impl {
 
-template <int N, bool EarlyExit>
-KOKKOS_INLINE_FUNCTION bool round_expansion_fast(const Expansion<N, EarlyExit>& e, double& result) {
-  static_assert(N <= 16, "the margin below assumes at most 16 slots");
-  double x[N];
-  for (int i = 0; i < N; ++i) x[i] = e[i];
-  for (int i = N - 1; i > 0; --i) two_sum(x[i - 1], x[i], x[i - 1], x[i]);
+// The exact sum of the M doubles x (any order, any overlap) rounded to nearest, when the test
+// above certifies it; false leaves the rounding to an accumulator. x is overwritten.
+template <int M>
+KOKKOS_INLINE_FUNCTION bool round_terms_fast(double (&x)[M], double& result) {
+  // The error of summing D's M - 1 terms is below (M - 2) 2^-53 sum |x_i| <= 2^-48 sum |x_i|.
+  static_assert(M <= 32, "the margin below assumes at most 32 terms");
+  for (int i = M - 1; i > 0; --i) two_sum(x[i - 1], x[i], x[i - 1], x[i]);
   const double r = x[0];
   const double ar = compat::fabs(r);
   if (!(ar >= 0x1p-1000 && ar < 0x1p1000)) return false;  // also zero, NaN, inf
-  double d = N > 1 ? x[1] : 0.0, magnitude = compat::fabs(d);
+  double d = M > 1 ? x[1] : 0.0, magnitude = compat::fabs(d);
   bool exact = true;
-  for (int i = 2; i < N; ++i) {
+  for (int i = 2; i < M; ++i) {
     double s, err;
     two_sum(d, x[i], s, err);
     exact = exact && err == 0.0;
@@ -43,7 +46,7 @@ KOKKOS_INLINE_FUNCTION bool round_expansion_fast(const Expansion<N, EarlyExit>& 
   const double ad = compat::fabs(d);
   if (!exact) {
     const double narrower = half_up < half_down ? half_up : half_down;
-    if (!(ad + magnitude * 0x1p-49 < narrower)) return false;
+    if (!(ad + magnitude * 0x1p-48 < narrower)) return false;
     result = r;
     return true;
   }
@@ -58,6 +61,36 @@ KOKKOS_INLINE_FUNCTION bool round_expansion_fast(const Expansion<N, EarlyExit>& 
     return true;
   }
   return false;
+}
+
+template <int N, bool EarlyExit>
+KOKKOS_INLINE_FUNCTION bool round_expansion_fast(const Expansion<N, EarlyExit>& e, double& result) {
+  double x[N];
+  for (int i = 0; i < N; ++i) x[i] = e[i];
+  return round_terms_fast(x, result);
+}
+
+// RN(alpha S + beta y) for S = the sum of N slots, without a long accumulator when certified
+// (exgemv's and exgemm's outputs whose expansion kept every term): alpha s_i and beta y split
+// exactly with TwoProd into 2 N + 2 doubles whose exact sum is the value. False when a product
+// may not split exactly or the rounding is not certified; the caller then deposits the slots.
+template <int N>
+KOKKOS_INLINE_FUNCTION bool round_scaled_slots_fast(const double (&slots)[N], double alpha,
+                                                    double beta, double y, bool read_y,
+                                                    double& result) {
+  double x[2 * N + 2];
+  bool exact = true;
+  for (int i = 0; i < N; ++i) {
+    two_prod(alpha, slots[i], x[2 * i], x[2 * i + 1]);
+    exact = exact && product_splits_exactly(x[2 * i], alpha, slots[i]);
+  }
+  x[2 * N] = 0.0;
+  x[2 * N + 1] = 0.0;
+  if (read_y) {
+    two_prod(beta, y, x[2 * N], x[2 * N + 1]);
+    exact = exact && product_splits_exactly(x[2 * N], beta, y);
+  }
+  return exact && round_terms_fast(x, result);
 }
 
 }  // namespace Impl

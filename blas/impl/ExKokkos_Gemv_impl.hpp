@@ -15,9 +15,11 @@
 #include "ExKokkos_LaneWalk_impl.hpp"
 #include "ExKokkos_ReductionRoutine_impl.hpp"
 
+#include <ExKokkos_ExpansionRounding.hpp>
 #include <ExKokkos_ScaledSumRounding.hpp>
 
 #include <cctype>
+#include <new>
 #include <string>
 
 namespace ExKokkos {
@@ -85,6 +87,52 @@ struct GemvFinish {
     const bool read_y = beta != T(0);
     y(i) = round_scaled_sum<T>(normalized, flags, alpha, beta, read_y ? double(y(i)) : 0.0, read_y);
   }
+  // Output i from the N slots whose sum is S_i, when the rounding is certified without a long
+  // accumulator (doubles only); false leaves y(i) untouched.
+  template <int N>
+  KOKKOS_INLINE_FUNCTION bool round_from_slots(std::int64_t i, const double (&slots)[N]) const {
+    if constexpr (std::is_same<T, double>::value) {
+      const bool read_y = beta != T(0);
+      double r;
+      if (!round_scaled_slots_fast(slots, alpha, beta, read_y ? y(i) : 0.0, read_y, r))
+        return false;
+      y(i) = r;
+      return true;
+    } else {
+      return false;
+    }
+  }
+};
+
+// A Finish that keeps exact sums (extrsv's) has no rounding from slots.
+template <class Finish, int N>
+KOKKOS_INLINE_FUNCTION bool round_from_slots(const Finish&, std::int64_t, const double (&)[N]) {
+  return false;
+}
+template <class YView, int N>
+KOKKOS_INLINE_FUNCTION bool round_from_slots(const GemvFinish<YView>& finish, std::int64_t i,
+                                             const double (&slots)[N]) {
+  return finish.round_from_slots(i, slots);
+}
+
+// A lane's long accumulator, constructed (1 KiB cleared) only when the lane's expansion hands it
+// a term: most outputs of ordinary data never spill, and are rounded from their slots.
+struct LazyLaneSink {
+  union {
+    LongAccumulator acc;
+  };
+  bool touched;
+  KOKKOS_INLINE_FUNCTION LazyLaneSink() : touched(false) {}
+  KOKKOS_INLINE_FUNCTION ~LazyLaneSink() {}
+  KOKKOS_INLINE_FUNCTION LongAccumulator& get() {
+    if (!touched) {
+      new (&acc) LongAccumulator();
+      touched = true;
+    }
+    return acc;
+  }
+  KOKKOS_INLINE_FUNCTION void add(double x) { get().add(x); }
+  KOKKOS_INLINE_FUNCTION void add_product(double a, double b) { get().add_product(a, b); }
 };
 
 template <class Op, class XView, class Finish, int N>
@@ -99,23 +147,30 @@ struct OutputLanesFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
     const std::int64_t r0 = block * W;
     const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
-    LongAccumulator acc[W];
-    PerLaneSinks<LongAccumulator> sinks{acc};
+    LazyLaneSink acc[W];
+    PerLaneSinks<LazyLaneSink> sinks{acc};
     ExpansionLanes<N, W> lanes;
     if (count == W)
       accumulate<true>(r0, count, lanes, acc, sinks);
     else
       accumulate<false>(r0, count, lanes, acc, sinks);
-    lanes.flush(sinks);
-    for (int j = 0; j < count; ++j) finish(r0 + j, acc[j]);
+    for (int j = 0; j < count; ++j) {
+      if (!acc[j].touched) {  // the lane's slots hold the whole exact sum
+        double slots[N];
+        for (int s = 0; s < N; ++s) slots[s] = lanes.slot(s, j);
+        if (round_from_slots(finish, r0 + j, slots)) continue;
+      }
+      lanes.flush_lane(j, sinks);
+      finish(r0 + j, acc[j].get());
+    }
   }
 
   // Full blocks read rows r0 .. r0+W-1 (one contiguous slice per k for LayoutLeft "N"); in a
   // partial block the lanes past the last output repeat its row and their sums are discarded.
   template <bool Full>
   KOKKOS_INLINE_FUNCTION void accumulate(std::int64_t r0, int count, ExpansionLanes<N, W>& lanes,
-                                         LongAccumulator* acc,
-                                         PerLaneSinks<LongAccumulator>& sinks) const {
+                                         LazyLaneSink* acc,
+                                         PerLaneSinks<LazyLaneSink>& sinks) const {
     for (std::int64_t k = 0; k < k_count; ++k) {
       const double xk = x(k);
       double a[W];
