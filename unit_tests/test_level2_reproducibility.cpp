@@ -87,8 +87,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     const bool t = trans[0] == 'T';
     const Vec x = wide_vector(t ? m : n, 2), y0 = wide_vector(t ? n : m, 3);
     const auto reference = gemv(trans, A, x, y0);
-    for (auto s : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::inner_lanes,
-                   ExKokkos::Schedule::team_per_output}) {
+    for (auto s : ExKokkosTest::schedules<Space>()) {
       ExKokkos::Options o;
       o.schedule = s;
       EXPECT_EQ(digest(gemv(trans, A, x, y0, o)), digest(reference))
@@ -177,7 +176,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     Kokkos::deep_copy(B0, hB);
   }
   std::vector<std::uint64_t> lu_digests;
-  for (int team : {1, ExKokkos::Impl::compat::concurrency(Space())}) {
+  for (int team : {1, ExKokkosTest::widest_team<Space>()}) {
     auto A = Kokkos::View<double***, Kokkos::LayoutRight, Space::memory_space>("A", batch, nl, nl);
     auto B = Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space>("B", batch, nl);
     Kokkos::deep_copy(A, A0);
