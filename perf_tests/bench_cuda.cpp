@@ -302,6 +302,8 @@ int main(int argc, char** argv) {
                                         {"exgetf2_batched_team32", "cublasDgetrfBatched"}});
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
+  // The registered lambdas hold views: release them before Kokkos::finalize.
+  benchmark::ClearRegisteredBenchmarks();
   cublasDestroy(handle());
   level1().clear();
   level2().clear();
