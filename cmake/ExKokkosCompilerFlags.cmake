@@ -7,9 +7,11 @@
 # device code, and never fast-math (the headers #error on it).
 function(exkokkos_exact_flags target)
   if(Kokkos_DEVICES MATCHES "CUDA" AND Kokkos_CXX_COMPILER_ID STREQUAL "NVIDIA")
-    # nvcc (through nvcc_wrapper): --fmad=false for device code, -ffp-contract=off for the host.
+    # nvcc through Kokkos' nvcc_wrapper (Kokkos' CUDA builds use it as the C++ compiler):
+    # --fmad=false for device code; the wrapper hands every option it does not know, such as
+    # -ffp-contract=off, to the host compiler (it rejects nvcc's own -Xcompiler=... spelling).
     target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:CXX>:--fmad=false -Xcompiler=-ffp-contract=off>)
+      $<$<COMPILE_LANGUAGE:CXX>:--fmad=false -ffp-contract=off>)
   elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang|IntelLLVM")
     # clang applies -ffp-contract to CUDA/HIP device code as well.
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)

@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,12 +37,17 @@ class RatioReporter : public benchmark::ConsoleReporter {
                                 std::to_string(ExKokkos::Impl::compat::concurrency(Space())));
   }
 
+  // With --benchmark_repetitions the median of the repetitions is used, otherwise the one run.
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& r : runs) {
-      if (r.run_type != Run::RT_Iteration || r.error_occurred) continue;
-      times_[r.benchmark_name()] = r.GetAdjustedRealTime();  // in the run's time unit
-      units_[r.benchmark_name()] = benchmark::GetTimeUnitString(r.time_unit);
+      if (r.error_occurred) continue;
+      const std::string name = r.run_name.str();
+      const bool median = r.run_type == Run::RT_Aggregate && r.aggregate_name == "median";
+      if (!median && (r.run_type != Run::RT_Iteration || medians_.count(name) != 0)) continue;
+      if (median) medians_.insert(name);
+      times_[name] = r.GetAdjustedRealTime();  // in the run's time unit
+      units_[name] = benchmark::GetTimeUnitString(r.time_unit);
     }
   }
 
@@ -68,6 +74,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
   std::vector<std::pair<std::string, std::string>> pairs_;
   std::map<std::string, double> times_;
   std::map<std::string, std::string> units_;
+  std::set<std::string> medians_;
 };
 
 }  // namespace ExKokkosPerf

@@ -3,6 +3,8 @@
 #ifndef EXKOKKOSTEST_MATRICES_HPP
 #define EXKOKKOSTEST_MATRICES_HPP
 
+#include "ExKokkosTest_Views.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <vector>
@@ -37,7 +39,7 @@ Kokkos::View<T**, ViewLayout, typename Space::memory_space> to_matrix(const std:
   }
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < cols; ++j) h(i, j) = a[i * cols + j];
-  Kokkos::deep_copy(v, h);
+  copy_span(v, h);  // gaps included: a strided device view is not contiguous
   return v;
 }
 
@@ -52,7 +54,7 @@ Kokkos::View<T*, ViewLayout, typename Space::memory_space> to_vector(const std::
     v = V("vector", x.size());
   auto h = Kokkos::create_mirror_view(v);
   for (std::size_t i = 0; i < x.size(); ++i) h(i) = x[i];
-  Kokkos::deep_copy(v, h);
+  copy_span(v, h);
   return v;
 }
 

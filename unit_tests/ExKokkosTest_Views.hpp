@@ -2,6 +2,7 @@
 #ifndef EXKOKKOSTEST_VIEWS_HPP
 #define EXKOKKOSTEST_VIEWS_HPP
 
+#include <ExKokkos_Options.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <vector>
@@ -18,13 +19,53 @@ Kokkos::View<T*, typename Space::memory_space> to_view(const std::vector<T>& v) 
   return d;
 }
 
+// Copies src's whole span into dst's, gaps included: both have the same layout and strides (a
+// view and its mirror). Kokkos' deep_copy between a device and the host needs contiguous views
+// (or a common execution space), which strided views with gaps are not; their spans are.
+template <class Dst, class Src>
+void copy_span(const Dst& dst, const Src& src) {
+  using T = typename Dst::non_const_value_type;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  if (static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data())) return;
+  Kokkos::deep_copy(
+      Kokkos::View<T*, typename Dst::memory_space, Unmanaged>(dst.data(), dst.span()),
+      Kokkos::View<const T*, typename Src::memory_space, Unmanaged>(src.data(), src.span()));
+}
+
+// A host copy of a view of any layout and memory space, in the view's own layout.
+template <class View>
+auto host_copy(const View& v) {
+  auto h = Kokkos::create_mirror_view(v);
+  copy_span(h, v);
+  return h;
+}
+
 // The elements of a rank-1 view, on the host.
 template <class View>
 std::vector<typename View::non_const_value_type> to_host(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  const auto h = host_copy(v);
   std::vector<typename View::non_const_value_type> out(v.extent(0));
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = h(i);
   return out;
+}
+
+// The largest team the suites try: every thread of a host backend, a few warps on a device
+// (whose concurrency() counts every thread of every multiprocessor).
+template <class Space>
+int widest_team() {
+  const int threads = static_cast<int>(Space().concurrency());
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible
+             ? threads
+             : 64;
+}
+
+// The exgemv schedules Space runs: the lane schedules are host schedules.
+template <class Space>
+std::vector<ExKokkos::Schedule> schedules() {
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible)
+    return {ExKokkos::Schedule::automatic, ExKokkos::Schedule::team_per_output};
+  return {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
+          ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output};
 }
 
 }  // namespace ExKokkosTest

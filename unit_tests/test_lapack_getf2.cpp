@@ -94,7 +94,7 @@ Factors run(const std::vector<double>& a, int m, int n, const ExKokkos::Options&
   Kokkos::View<int*, Space::memory_space> ipiv("ipiv", std::min(m, n));
   Factors f;
   f.info = ExKokkos::exgetf2(Space(), A, ipiv, o);
-  auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+  auto hA = ExKokkosTest::host_copy(A);  // A may be strided
   auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) f.lu.push_back(hA(i, j));
@@ -185,7 +185,7 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) hA(b, i, j) = mats.back()[i * n + j];
   }
-  for (int team : {1, 2, ExKokkos::Impl::compat::concurrency(Space())}) {
+  for (int team : {1, 2, ExKokkosTest::widest_team<Space>()}) {
     Kokkos::deep_copy(A, hA);
     ExKokkos::Options o;
     o.team_size = team;

@@ -16,6 +16,7 @@
 #include <mpfr.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -76,8 +77,10 @@ std::vector<double> defined_getrs(bool transposed, const std::vector<double>& lu
 std::vector<double> exact_solution(const std::vector<double>& a, int n,
                                    const std::vector<double>& b) {
   const mpfr_prec_t prec = 4000;
-  std::vector<mpfr_t> m(std::size_t(n) * (n + 1));
-  for (auto& v : m) mpfr_init2(v, prec);
+  // An array of mpfr_t, not a std::vector: mpfr_t is an array type (nvcc refuses the vector).
+  const std::size_t entries = std::size_t(n) * (n + 1);
+  const std::unique_ptr<mpfr_t[]> m(new mpfr_t[entries]);
+  for (std::size_t e = 0; e < entries; ++e) mpfr_init2(m[e], prec);
   auto at = [&](int i, int j) -> mpfr_t& { return m[std::size_t(i) * (n + 1) + j]; };
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) mpfr_set_d(at(i, j), a[i * n + j], MPFR_RNDN);
@@ -110,7 +113,7 @@ std::vector<double> exact_solution(const std::vector<double>& a, int n,
   }
   mpfr_clear(f);
   mpfr_clear(t);
-  for (auto& v : m) mpfr_clear(v);
+  for (std::size_t e = 0; e < entries; ++e) mpfr_clear(m[e]);
   return x;
 }
 

@@ -72,6 +72,16 @@ int max_team_size() {
       Kokkos::ParallelForTag());
 }
 
+// An ordinary dot product. A free function: nvcc refuses a device lambda whose enclosing function
+// is a private member (GoogleTest's TestBody).
+template <class View>
+double plain_dot(const View& x, const View& y) {
+  double plain = 0;
+  Kokkos::parallel_reduce(
+      "plain", x.extent(0), KOKKOS_LAMBDA(int i, double& acc) { acc += x(i) * y(i); }, plain);
+  return plain;
+}
+
 // Every routine under every option, on one backend; all must give `expected` bits.
 template <class Space>
 void check_all_options(const Case& c, const double (&expected)[4], std::set<std::string>& seen) {
@@ -153,12 +163,7 @@ TEST(Level1Reproducibility, EveryBackendOptionAndOrderGivesTheOracleBits) {
                y = to_view<Kokkos::DefaultExecutionSpace>(c.y);
     const auto xs = to_view<Kokkos::DefaultExecutionSpace>(shuffled.x),
                ys = to_view<Kokkos::DefaultExecutionSpace>(shuffled.y);
-    double plain = 0, plain_shuffled = 0;
-    Kokkos::parallel_reduce(
-        "plain", x.extent(0), KOKKOS_LAMBDA(int i, double& acc) { acc += x(i) * y(i); }, plain);
-    Kokkos::parallel_reduce(
-        "plain", xs.extent(0), KOKKOS_LAMBDA(int i, double& acc) { acc += xs(i) * ys(i); },
-        plain_shuffled);
+    const double plain = plain_dot(x, y), plain_shuffled = plain_dot(xs, ys);
     double blas = std::nan(""), blas_shuffled = std::nan("");
 #if defined(EXKOKKOS_TEST_HAVE_KOKKOSKERNELS)
     blas = KokkosBlas::dot(x, y);

@@ -92,15 +92,14 @@ void check_all_layouts(const Problem<T>& p, const std::string& what,
 
 std::vector<ExKokkos::Options> host_schedules() {
   std::vector<ExKokkos::Options> all;
-  for (auto s : {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
-                 ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output}) {
+  for (auto s : ExKokkosTest::schedules<Space>()) {
     ExKokkos::Options o;
     o.schedule = s;
     all.push_back(o);
   }
   ExKokkos::Options team;  // several threads sharing the team accumulator, few teams
   team.schedule = ExKokkos::Schedule::team_per_output;
-  team.team_size = ExKokkos::Impl::compat::concurrency(Space());  // the largest team here
+  team.team_size = ExKokkosTest::widest_team<Space>();  // the largest team here
   team.league_size = 3;
   team.early_exit = 1;
   all.push_back(team);

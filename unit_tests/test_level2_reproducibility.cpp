@@ -88,8 +88,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     const bool t = trans[0] == 'T';
     const Vec x = wide_vector(t ? m : n, 2), y0 = wide_vector(t ? n : m, 3);
     const auto reference = gemv(trans, A, x, y0);
-    for (auto s : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::inner_lanes,
-                   ExKokkos::Schedule::team_per_output}) {
+    for (auto s : ExKokkosTest::schedules<Space>()) {
       ExKokkos::Options o;
       o.schedule = s;
       EXPECT_EQ(digest(gemv(trans, A, x, y0, o)), digest(reference))
@@ -178,7 +177,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     Kokkos::deep_copy(B0, hB);
   }
   std::vector<std::uint64_t> lu_digests;
-  for (int team : {1, ExKokkos::Impl::compat::concurrency(Space())}) {
+  for (int team : {1, ExKokkosTest::widest_team<Space>()}) {
     auto A = Kokkos::View<double***, Kokkos::LayoutRight, Space::memory_space>("A", batch, nl, nl);
     auto B = Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space>("B", batch, nl);
     Kokkos::deep_copy(A, A0);
@@ -225,13 +224,12 @@ TEST(Level3Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
   };
   const std::uint64_t reference = gemm(A, B, {});
   std::vector<ExKokkos::Options> all;
-  for (auto s : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::inner_lanes,
-                 ExKokkos::Schedule::team_per_output}) {
+  for (auto s : ExKokkosTest::schedules<Space>()) {
     ExKokkos::Options o;
     o.schedule = s;
     all.push_back(o);
   }
-  const int threads = ExKokkos::Impl::compat::concurrency(Space());
+  const int threads = ExKokkosTest::widest_team<Space>();
   for (int team : {1, std::min(2, threads), threads}) {  // 1 to 4 threads in the runs
     ExKokkos::Options o;
     o.schedule = ExKokkos::Schedule::tiles;
@@ -242,7 +240,7 @@ TEST(Level3Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
   for (int league : {1, 7, 5000}) {
     ExKokkos::Options o;
     o.schedule = ExKokkos::Schedule::team_per_output;
-    o.team_size = ExKokkos::Impl::compat::concurrency(Space());
+    o.team_size = threads;
     o.league_size = league;
     o.expansion_size = league == 7 ? 2 : 6;
     all.push_back(o);

@@ -105,8 +105,7 @@ std::vector<T> run(const Variant& v, const std::vector<T>& a, std::size_t n,
 std::vector<ExKokkos::Options> trsv_options() {
   std::vector<ExKokkos::Options> all;
   for (int block : {1, 3, 32, 128, 1000})
-    for (auto s : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::inner_lanes,
-                   ExKokkos::Schedule::team_per_output}) {
+    for (auto s : ExKokkosTest::schedules<Space>()) {
       ExKokkos::Options o;
       o.block_size = block;
       o.schedule = s;
@@ -114,7 +113,7 @@ std::vector<ExKokkos::Options> trsv_options() {
     }
   ExKokkos::Options team;
   team.schedule = ExKokkos::Schedule::team_per_output;
-  team.team_size = ExKokkos::Impl::compat::concurrency(Space());
+  team.team_size = ExKokkosTest::widest_team<Space>();
   team.league_size = 2;
   team.block_size = 16;
   team.early_exit = 1;

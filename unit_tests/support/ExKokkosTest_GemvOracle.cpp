@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 namespace ExKokkosTest {
 
@@ -66,8 +67,10 @@ std::vector<double> exact_trsv(char uplo, char trans, char diag, const std::vect
   auto at = [&](std::size_t i, std::size_t j) {
     return trans == 'T' ? a[j * n + i] : a[i * n + j];
   };
-  std::vector<mpfr_t> x(n);
-  for (auto& v : x) mpfr_init2(v, prec);
+  // Not std::vector<mpfr_t>: mpfr_t is an array type, which nvcc's front end (rightly) refuses
+  // as a vector element.
+  const std::unique_ptr<mpfr_t[]> x(new mpfr_t[n]);
+  for (std::size_t i = 0; i < n; ++i) mpfr_init2(x[i], prec);
   mpfr_t r, p;
   mpfr_init2(r, prec);
   mpfr_init2(p, prec);
