@@ -12,6 +12,7 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Digest.hpp"
 #include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
@@ -229,19 +230,7 @@ void expect_same(const Results& expected, const Results& got, const std::string&
   }
 }
 
-// FNV-1a over the bit patterns.
-std::uint64_t digest(const std::vector<double>& v) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (double d : v) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &d, sizeof bits);
-    for (int b = 0; b < 8; ++b) {
-      h ^= (bits >> (8 * b)) & 0xffu;
-      h *= 1099511628211ull;
-    }
-  }
-  return h;
-}
+using ExKokkosTest::digest;
 
 TEST(Backends, EveryRoutineGivesTheSameBitsOnEveryBackend) {
   const Results serial = run_all<Kokkos::Serial>({});

@@ -8,6 +8,7 @@
 
 #include <ExKokkosTest_Generators.hpp>
 
+#include "ExKokkosTest_Digest.hpp"
 #include "ExKokkosTest_Views.hpp"
 
 #ifdef EXKOKKOS_TEST_HAVE_KOKKOSKERNELS
@@ -33,19 +34,7 @@ using Space = Kokkos::DefaultExecutionSpace;
 using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Space::memory_space>;
 using Vec = Kokkos::View<double*, Space::memory_space>;
 
-// FNV-1a over the bit patterns.
-std::uint64_t digest(const std::vector<double>& v) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (double d : v) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &d, sizeof bits);
-    for (int b = 0; b < 8; ++b) {
-      h ^= (bits >> (8 * b)) & 0xffu;
-      h *= 1099511628211ull;
-    }
-  }
-  return h;
-}
+using ExKokkosTest::digest;
 
 // A matrix with a wide dynamic range and heavy cancellation along rows and columns, so that any
 // change in the order of additions would show in the last bits.
