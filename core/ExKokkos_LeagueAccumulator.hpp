@@ -1,22 +1,29 @@
-// The third level of the multi-level algorithm: merging the teams' accumulators into one and
-// rounding it, inside the same kernel launch.
+// The third level of the multi-level algorithm: the teams' accumulators merged into one, and the
+// result rounded, by a second launch on the same execution space instance.
 //
-// Each team writes its normalized digits to its own row of a global array and takes a ticket from
-// an atomic counter. The team that draws the last ticket knows that every other team has already
-// published its row (each team fences its writes before taking its ticket), so it sums the rows,
-// normalizes and hands the result to a finisher (rounding, storing). No team ever waits for
-// another: Kokkos gives no forward-progress guarantee between teams, so a spin-wait could hang, and
-// a fence alone is no barrier between teams (a defect of earlier GPU implementations). The last
-// team resets the counter for the next launch.
+// Each team adds its normalized digits into one global accumulator with 64-bit integer atomics
+// (only the digits that are not zero: a team's sum of data of one magnitude touches a handful of
+// its 132 digits) and ORs its flags into a global word. Integer addition is associative, so the
+// order in which teams arrive changes nothing. finish() then launches one thread that normalizes
+// the global digits and hands them to a finisher (rounding, storing): the kernel boundary between
+// the two launches is the barrier between teams that a single launch cannot have (Kokkos gives no
+// forward-progress guarantee between teams, and a fence alone is no barrier: a defect of earlier
+// GPU implementations).
 //
-// Headroom: rows are normalized (every digit below 2^32 but the top), so summing up to
-// deposit_capacity = 2^31 - 1 rows stays within the digits' headroom.
+// Why not merge in the kernel that accumulates: the merging and rounding code needs hundreds of
+// registers, and a kernel's register count is the maximum over all its paths, so on a GPU it cut
+// the accumulating loop's occupancy to one team per multiprocessor (255 registers, spills; H100,
+// 2026-11-23). Split off, the accumulating kernel needs about 48.
+//
+// Headroom: every team's digits are normalized (each below 2^32 but the top, signed one), so up to
+// deposit_capacity = 2^31 - 1 teams can add into the global digits without a carry being lost
+// (see impl/ExKokkos_AccumulatorDigits.hpp).
 #ifndef EXKOKKOS_LEAGUEACCUMULATOR_HPP
 #define EXKOKKOS_LEAGUEACCUMULATOR_HPP
 
 #include "impl/ExKokkos_AccumulatorDigits.hpp"
 
-#include <cstddef>
+#include <cstdint>
 
 namespace ExKokkos {
 namespace Impl {
@@ -25,71 +32,56 @@ template <class MemorySpace>
 class LeagueAccumulator {
  public:
   static constexpr int num_digits = AccumulatorFormat::num_digits;
+  using digits_view = Kokkos::View<std::uint64_t*, MemorySpace>;
+  using flags_view = Kokkos::View<std::uint32_t, MemorySpace>;
 
-  LeagueAccumulator() = default;
+  LeagueAccumulator() = default;  // no storage: for functors built only to be queried
 
-  // Host side: global memory for league_size teams. The counter starts at zero.
-  explicit LeagueAccumulator(int league_size)
-      : rows_(Kokkos::ViewAllocateWithoutInitializing("ExKokkos::LeagueAccumulator::rows"),
-              static_cast<std::size_t>(league_size) * num_digits),
-        flags_(Kokkos::ViewAllocateWithoutInitializing("ExKokkos::LeagueAccumulator::flags"),
-               league_size),
-        ticket_("ExKokkos::LeagueAccumulator::ticket"),
-        league_size_(league_size) {}
-
-  int league_size() const { return league_size_; }
-
-  // Where team `league_rank` writes its normalized digits (TeamAccumulator::reduce).
-  KOKKOS_INLINE_FUNCTION std::uint64_t* row(int league_rank) const {
-    return rows_.data() + static_cast<std::size_t>(league_rank) * num_digits;
+  // Host side: a zero accumulator in MemorySpace.
+  static LeagueAccumulator zero() {
+    LeagueAccumulator a;
+    a.digits_ = digits_view("ExKokkos::LeagueAccumulator::digits", num_digits);
+    a.flags_ = flags_view("ExKokkos::LeagueAccumulator::flags");
+    return a;
   }
 
-  // Called by every thread of every team after its row is written (and a team barrier). The last
-  // team to arrive merges all rows and calls finish(normalized_digits, flags) on one thread.
-  template <class Member, class Finisher>
-  KOKKOS_INLINE_FUNCTION void merge(const Member& team, std::uint32_t team_flags,
-                                    const Finisher& finish) const {
-    const int rank = team.league_rank();
-    int is_last = 0;
-    Kokkos::single(
-        Kokkos::PerTeam(team),
-        [&](int& last) {
-          flags_(rank) = team_flags;
-          Kokkos::memory_fence();  // publish the row and the flags before taking a ticket
-          const std::uint32_t ticket = compat::atomic_fetch_add(ticket_.data(), std::uint32_t(1));
-          last = ticket + 1 == static_cast<std::uint32_t>(league_size_) ? 1 : 0;
-        },
-        is_last);
-    if (!is_last) return;
-    Kokkos::memory_fence();  // see every other team's published row
-
-    std::uint64_t* mine = row(rank);
+  // Called by every thread of a team, after the team's normalized digits are in `normalized`
+  // (visible to every thread of the team) and its flags in `team_flags`.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void deposit(const Member& team, const std::uint64_t* normalized,
+                                      std::uint32_t team_flags) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_digits), [&](const int i) {
-      std::uint64_t sum = mine[i];
-      for (int t = 0; t < league_size_; ++t) {
-        if (t == rank) continue;
-        // volatile: read what the other team published, not a stale cached copy.
-        sum += static_cast<const volatile std::uint64_t*>(
-            rows_.data())[static_cast<std::size_t>(t) * num_digits + i];
-      }
-      mine[i] = sum;
+      if (normalized[i] != 0) compat::atomic_add(digits_.data() + i, normalized[i]);
     });
-    team.team_barrier();
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      std::uint32_t flags = 0;
-      for (int t = 0; t < league_size_; ++t)
-        flags |= static_cast<const volatile std::uint32_t*>(flags_.data())[t];
-      normalize_digits(mine, num_digits);
-      finish(static_cast<const std::uint64_t*>(mine), flags);
-      ticket_() = 0;  // ready for the next launch
+      if (team_flags != 0) compat::atomic_or(flags_.data(), team_flags);
     });
+  }
+
+  // The one-thread kernel of finish().
+  template <class Finisher>
+  struct FinishFunctor {
+    digits_view digits;
+    flags_view flags;
+    Finisher finish;
+    KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+      normalize_digits(digits.data(), num_digits);
+      finish(static_cast<const std::uint64_t*>(digits.data()), flags());
+    }
+  };
+
+  // Host side, after the launch of the deposits on `space`: queues (does not wait for) the merge
+  // and finish(normalized_digits, flags) on one thread of `space`.
+  template <class ExecSpace, class Finisher>
+  void finish(const ExecSpace& space, const Finisher& finish) const {
+    Kokkos::parallel_for("ExKokkos::LeagueAccumulator::finish",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+                         FinishFunctor<Finisher>{digits_, flags_, finish});
   }
 
  private:
-  Kokkos::View<std::uint64_t*, MemorySpace> rows_;
-  Kokkos::View<std::uint32_t*, MemorySpace> flags_;
-  Kokkos::View<std::uint32_t, MemorySpace> ticket_;
-  int league_size_ = 0;
+  digits_view digits_;
+  flags_view flags_;
 };
 
 }  // namespace Impl

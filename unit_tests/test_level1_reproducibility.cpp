@@ -62,14 +62,11 @@ std::vector<Case> cases() {
 template <class Space>
 int max_team_size() {
   using View = Kokkos::View<double*, typename Space::memory_space>;
+  using Functor =
+      ExKokkos::Impl::ExactReduceFunctor<Space, ExKokkos::Impl::SumTerms<View>, 2, false>;
   Kokkos::TeamPolicy<Space> policy(1, 1);
-  policy.set_scratch_size(0, Kokkos::PerTeam(ExKokkos::Impl::TeamAccumulator::scratch_size(4)));
-  using Terms = ExKokkos::Impl::SumTerms<View>;
-  using Finisher =
-      ExKokkos::Impl::RoundInto<double, Kokkos::View<double, typename Space::memory_space>>;
-  return policy.team_size_max(
-      ExKokkos::Impl::ExactReduceFunctor<Space, Terms, Finisher, 2, false>{},
-      Kokkos::ParallelForTag());
+  policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_size(4)));
+  return policy.team_size_max(Functor{}, Kokkos::ParallelForTag());
 }
 
 // An ordinary dot product. A free function: nvcc refuses a device lambda whose enclosing function

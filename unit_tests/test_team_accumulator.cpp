@@ -1,6 +1,7 @@
 // The device building blocks on real Kokkos backends: many threads depositing concurrently into
-// one team accumulator in scratch memory (atomics, interleaved copies), the cross-team merge by
-// the last team, and the rounding on the device, compared bit for bit with the MPFR oracle.
+// one team accumulator in scratch memory (atomics, interleaved copies), the cross-team merge into
+// the league accumulator (atomics again), and the rounding on the device, compared bit for bit
+// with the MPFR oracle.
 // Run by ctest with OMP_NUM_THREADS=4 so that the OpenMP team really is concurrent.
 #include <ExKokkos.hpp>
 #include <ExKokkos_Dot.hpp>
@@ -31,11 +32,17 @@ struct DirectDeposits {
   Kokkos::View<const double*, memory_space> a, b;
   bool products;
   ExKokkos::Impl::LeagueAccumulator<memory_space> league;
-  Kokkos::View<double, memory_space> result;
   int copies;
+
+  static std::size_t scratch_size(int copies) {
+    return ExKokkos::Impl::TeamAccumulator::scratch_size(copies) +
+           sizeof(std::uint64_t) * ExKokkos::Impl::AccumulatorFormat::num_digits;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const ExKokkos::Impl::TeamAccumulator accumulator(team, copies);
+    std::uint64_t* merged = static_cast<std::uint64_t*>(team.team_scratch(0).get_shmem(
+        sizeof(std::uint64_t) * ExKokkos::Impl::AccumulatorFormat::num_digits));
     accumulator.clear(team);
     ExKokkos::Impl::TeamAccumulator::Sink sink = accumulator.sink_for(team);
     const int n = static_cast<int>(a.extent(0));
@@ -51,9 +58,8 @@ struct DirectDeposits {
     sink.publish();
     team.team_barrier();
     std::uint32_t flags = 0;
-    accumulator.reduce(team, league.row(team.league_rank()), flags);
-    league.merge(team, flags,
-                 ExKokkos::Impl::RoundInto<double, Kokkos::View<double, memory_space>>{result});
+    accumulator.reduce(team, merged, flags);
+    league.deposit(team, merged, flags);
   }
 };
 
@@ -68,23 +74,22 @@ double run_direct(const std::vector<double>& a, const std::vector<double>& b, bo
   Kokkos::deep_copy(
       vb, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
               b.data(), b.size()));
-  DirectDeposits<ExecSpace> f{va,
-                              vb,
-                              products,
-                              ExKokkos::Impl::LeagueAccumulator<mem>(league_size),
-                              Kokkos::View<double, mem>("r"),
-                              copies};
+  using Result = Kokkos::View<double, mem>;
+  const Result result("r");
   Kokkos::TeamPolicy<ExecSpace> policy(league_size, team_size);
-  policy.set_scratch_size(0,
-                          Kokkos::PerTeam(ExKokkos::Impl::TeamAccumulator::scratch_size(copies)));
+  policy.set_scratch_size(0, Kokkos::PerTeam(DirectDeposits<ExecSpace>::scratch_size(copies)));
   double first = 0;
   for (int l = 0; l < launches; ++l) {
-    Kokkos::deep_copy(f.result, 12345.0);
+    // A fresh (zero) league accumulator per launch, as ExKokkos' routines use it.
+    const DirectDeposits<ExecSpace> f{va, vb, products,
+                                      ExKokkos::Impl::LeagueAccumulator<mem>::zero(), copies};
+    Kokkos::deep_copy(result, 12345.0);
     Kokkos::parallel_for("direct_deposits", policy, f);
+    f.league.finish(ExecSpace(), ExKokkos::Impl::RoundInto<double, Result>{result});
     double r;
-    Kokkos::deep_copy(r, f.result);
+    Kokkos::deep_copy(r, result);
     if (l == 0) first = r;
-    EXPECT_TRUE(same_bits(r, first)) << "launch " << l << " differs: the ticket was not reset?";
+    EXPECT_TRUE(same_bits(r, first)) << "launch " << l << " differs";
   }
   return first;
 }

@@ -1,13 +1,16 @@
 // The multi-level exact reduction behind exsum, exasum, exdot and exnrm2 (ExBLAS, Alg. 5/6):
 //   level 1: each thread adds its terms into a floating-point expansion in registers;
 //   level 2: expansions spill into long accumulators shared by the team (scratch memory, atomics);
-//   level 3: the last team to finish merges all teams' accumulators and rounds, in the same launch.
-// One kernel launch, no host round trip; the result lands in a rank-0 view.
+//   level 3: every team adds its normalized accumulator into a global one (integer atomics), and a
+//            second, one-thread launch normalizes and rounds it
+//            (core/ExKokkos_LeagueAccumulator.hpp says why two launches).
+// No host round trip; the result lands in a rank-0 view.
 //
 // Terms say what element i adds. A sum-like Terms has `static constexpr bool is_product = false`
 // and `double operator()(i)`; a product-like one has is_product = true and
 // `void operator()(i, double& a, double& b)` for the exact product a * b. A Finisher receives the
-// merged, normalized accumulator on one thread of the last team and stores the rounded result.
+// merged, normalized accumulator on one thread (LeagueAccumulator::finish) and stores the rounded
+// result.
 //
 // Host backends give each thread a contiguous range, walked W elements at a time through
 // ExpansionLanes (vectorized, latency hidden). Device backends stride the team's range over its
@@ -30,7 +33,7 @@
 namespace ExKokkos {
 namespace Impl {
 
-template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
+template <class ExecSpace, class Terms, int N, bool EarlyExit>
 struct ExactReduceFunctor {
   using policy_type = Kokkos::TeamPolicy<ExecSpace>;
   using member_type = typename policy_type::member_type;
@@ -41,14 +44,21 @@ struct ExactReduceFunctor {
   static constexpr bool use_lanes = is_host_space<ExecSpace>() && !EarlyExit;
 
   Terms terms;
-  Finisher finish;
   LeagueAccumulator<memory_space> league;
   std::int64_t n;
   std::int64_t per_team;  // elements per team (contiguous blocks)
   int copies;
 
+  // Team scratch: the accumulator's copies, and the row its reduction writes.
+  static std::size_t scratch_size(int copies) {
+    return TeamAccumulator::scratch_size(copies) +
+           sizeof(std::uint64_t) * AccumulatorFormat::num_digits;
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const TeamAccumulator accumulator(team, copies);
+    std::uint64_t* merged = static_cast<std::uint64_t*>(
+        team.team_scratch(0).get_shmem(sizeof(std::uint64_t) * AccumulatorFormat::num_digits));
     accumulator.clear(team);
 
     const std::int64_t begin = static_cast<std::int64_t>(team.league_rank()) * per_team;
@@ -65,21 +75,19 @@ struct ExactReduceFunctor {
     team.team_barrier();
 
     std::uint32_t flags = 0;
-    accumulator.reduce(team, league.row(team.league_rank()), flags);
-    league.merge(team, flags, finish);
+    accumulator.reduce(team, merged, flags);
+    league.deposit(team, merged, flags);
   }
 
-  // Device: the team's range strided over its threads.
+  // Device: the team's range strided over its threads, a few loads ahead (LaneWalk_impl.hpp).
+  static constexpr int device_loads_ahead = 4;
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, std::int64_t begin,
                                          std::int64_t end, Sink& sink,
                                          std::false_type /*use_lanes*/) const {
     Expansion<N, EarlyExit> expansion;
-    if (begin < end) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t i) {
-        add_term(terms, i, expansion, sink, is_product());
-      });
-    }
+    accumulate_strided<device_loads_ahead>(terms, begin + team.team_rank(), end, team.team_size(),
+                                           expansion, sink, is_product());
     expansion.flush(sink);
   }
 
@@ -117,29 +125,33 @@ struct StoreAccumulator {
   }
 };
 
-template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
+template <class ExecSpace, class Terms, int N, bool EarlyExit>
 void launch_exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
-                         const Finisher& finish, std::int64_t n) {
-  using Functor = ExactReduceFunctor<ExecSpace, Terms, Finisher, N, EarlyExit>;
+                         const LeagueAccumulator<typename ExecSpace::memory_space>& league,
+                         std::int64_t n) {
+  using Functor = ExactReduceFunctor<ExecSpace, Terms, N, EarlyExit>;
   const std::int64_t per_team = (n + c.league_size - 1) / c.league_size;
-  Functor f{terms, finish,   LeagueAccumulator<typename ExecSpace::memory_space>(c.league_size),
-            n,     per_team, c.copies};
+  Functor f{terms, league, n, per_team, c.copies};
   Kokkos::TeamPolicy<ExecSpace> policy(space, c.league_size, c.team_size);
-  policy.set_scratch_size(0, Kokkos::PerTeam(TeamAccumulator::scratch_size(c.copies)));
+  policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_size(c.copies)));
   Kokkos::parallel_for("ExKokkos::exact_reduce", policy, f);
 }
 
-// Runs the reduction with the expansion size and early-exit setting of the configuration.
+// Runs the reduction with the expansion size and early-exit setting of the configuration, then
+// the finisher. The finisher is not a parameter of the accumulating kernels: its code is compiled
+// once, not once per expansion size.
 template <class ExecSpace, class Terms, class Finisher>
 void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
                   const Finisher& finish, std::int64_t n) {
+  const auto league = LeagueAccumulator<typename ExecSpace::memory_space>::zero();
   with_expansion_size(c.expansion_size, [&](auto size) {
     constexpr int N = decltype(size)::value;
     if (c.early_exit)
-      launch_exact_reduce<ExecSpace, Terms, Finisher, N, true>(space, c, terms, finish, n);
+      launch_exact_reduce<ExecSpace, Terms, N, true>(space, c, terms, league, n);
     else
-      launch_exact_reduce<ExecSpace, Terms, Finisher, N, false>(space, c, terms, finish, n);
+      launch_exact_reduce<ExecSpace, Terms, N, false>(space, c, terms, league, n);
   });
+  league.finish(space, finish);
 }
 
 }  // namespace Impl
