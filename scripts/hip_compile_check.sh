@@ -3,8 +3,11 @@
 # backend, compiled with Debian 12's hipcc (ROCm 5.2.3 on Debian's clang 15). No AMD GPU is needed
 # or used: nothing built here is executed. See docs/hip.md.
 #
-#   bash scripts/hip_compile_check.sh              all unit test targets
-#   bash scripts/hip_compile_check.sh T1 T2 ...    only these targets (e.g. test_backends)
+#   bash scripts/hip_compile_check.sh                 compile and link every unit test (hours on 2 cores)
+#   bash scripts/hip_compile_check.sh T1 T2 ...       only these targets (e.g. test_backends)
+#   bash scripts/hip_compile_check.sh --quick [T...]  minutes: the host and device front ends of
+#       every unit test source (hipcc -fsyntax-only: template, overload and __host__/__device__
+#       errors), and only the fast targets (or T...) compiled to AMDGPU code and linked
 #
 # Steps: the Debian packages (scripts/install_deps.sh, then hipcc and the ROCm pieces it pulls in);
 # Kokkos 3.4.01 (Serial + HIP, C++17) from the trilinos source package that scripts/build_kokkos.sh
@@ -35,7 +38,21 @@ HIP_ARCH=${EXKOKKOS_HIP_ARCH:-VEGA908}
 DEPS_DIR=${EXKOKKOS_DEPS_DIR:-$HOME/.cache/exkokkos-deps}
 BUILD=${EXKOKKOS_HIP_BUILD_DIR:-$ROOT/build-hip}
 JOBS=${EXKOKKOS_JOBS:-$(nproc)}
+QUICK=0
+if [[ "${1:-}" == --quick ]]; then
+  QUICK=1
+  shift
+fi
+usage() { sed -n '2,/^set -Eeuo/p' "$0" | sed '$d;s/^# \{0,1\}//'; }
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  -*) usage >&2; exit 2 ;;
+esac
 TARGETS=("$@")
+# The quick mode's full builds: the unit tests that compile to AMDGPU code in seconds.
+if ((QUICK && ${#TARGETS[@]} == 0)); then
+  TARGETS=(test_error_free_transforms test_exact_sum_reducer test_expansion test_packed_accumulator)
+fi
 
 # --- 1. Packages ----------------------------------------------------------------------------------
 bash "$ROOT/scripts/install_deps.sh"
@@ -166,13 +183,36 @@ build_cmd=(cmake --build "$BUILD" --parallel "$JOBS")
 log "exkokkos: built in $((SECONDS - t0)) s"
 
 # --- 4. Checks of what was built ---------------------------------------------------------------------
-# Every test executable must carry AMDGPU code objects (a host-only compile would pass silently).
-mapfile -t EXES < <(find "$BUILD/unit_tests" -maxdepth 1 -type f -name 'test_*' -perm -u+x | sort)
-((${#EXES[@]})) || die "no test executables under $BUILD/unit_tests"
-for exe in "${EXES[@]}"; do
-  readelf -S -W "$exe" | grep -q '\.hip_fatbin' || die "$(basename "$exe") has no .hip_fatbin section"
+# Every unit test object must carry an AMDGPU code object for $GFX (hipcc compiles every .cpp as HIP;
+# a host-only compile would pass silently), and those that launch ExKokkos kernels on the default
+# (HIP) space must name them: kernel symbols mentioning ExKokkos inside the .hip_fatbin section.
+mapfile -t OBJS < <(find "$BUILD/unit_tests/CMakeFiles" -path '*/test_*.dir/*.o' | sort)
+((${#OBJS[@]})) || die "no unit test objects under $BUILD/unit_tests"
+with_kernels=0
+for obj in "${OBJS[@]}"; do
+  objcopy -O binary --only-section=.hip_fatbin "$obj" "$BUILD/fatbin.tmp"
+  grep -aq "amdgcn-amd-amdhsa--$GFX" "$BUILD/fatbin.tmp" || die "$obj has no $GFX code object"
+  if grep -aq '_Z[A-Za-z0-9_]*ExKokkos' "$BUILD/fatbin.tmp"; then with_kernels=$((with_kernels + 1)); fi
 done
-log "check: ${#EXES[@]} test executables, each with a .hip_fatbin (gfx device code)"
+rm -f "$BUILD/fatbin.tmp"
+((with_kernels > 0)) || die "no unit test object holds a GPU kernel of ExKokkos"
+log "check: ${#OBJS[@]} test objects with $GFX code, $with_kernels of them with ExKokkos GPU kernels"
+
+# --quick: every unit test source through the host and the device front end, with its own compile
+# command (-fsyntax-only instead of -c: clang parses and instantiates for x86_64 and for the GPU,
+# and reports what device code may not do, but generates no code).
+if ((QUICK)); then
+  t0=$SECONDS
+  mapfile -t CMDS < <(cd "$BUILD" && ninja -t commands all | grep -E -- ' -c [^ ]*/unit_tests/[^ ]*\.cpp$' | sort -u)
+  ((${#CMDS[@]})) || die "no unit test compile commands found"
+  log "syntax: ${#CMDS[@]} sources, host + device front ends (-j$JOBS)"
+  # shellcheck disable=SC2016 # the inner script's $1, $cmd, $src are its own
+  printf '%s\n' "${CMDS[@]}" | (cd "$BUILD" && xargs -d '\n' -P "$JOBS" -I{} bash -c '
+    cmd=$1; src=${cmd##* -c }; read -r -a flags <<<"${cmd%% -MD *}"
+    "${flags[@]}" -Wno-unused-command-line-argument -fsyntax-only "$src" ||
+      { echo "FAILED: ${src##*/}" >&2; exit 255; }' _ {}) || die "front-end errors (above)"
+  log "syntax: ${#CMDS[@]} sources without errors in $((SECONDS - t0)) s"
+fi
 
 # Device code under the flags of ExKokkos' own targets must not contract: compile a probe kernel with
 # exactly the compile command of a unit test (its flags, hipcc's defaults and Kokkos' HIP options,
