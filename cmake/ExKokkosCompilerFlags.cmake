@@ -13,7 +13,10 @@ function(exkokkos_exact_flags target)
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CXX>:--fmad=false -ffp-contract=off>)
   elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang|IntelLLVM")
-    # clang applies -ffp-contract to CUDA/HIP device code as well.
+    # clang applies -ffp-contract to CUDA/HIP device code as well. This branch covers hipcc, which
+    # CMake identifies as Clang: HIP device code contracts by default (ROCm 5.2's hipcc turns
+    # x * y + z into v_fma_f64), and -ffp-contract=off reaches the device compile
+    # (scripts/hip_compile_check.sh checks the AMDGPU assembly of a probe; docs/hip.md).
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
   endif()
 endfunction()

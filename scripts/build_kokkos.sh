@@ -7,6 +7,9 @@
 #
 #   bash scripts/build_kokkos.sh                   build if needed, then print the two prefixes
 #   bash scripts/build_kokkos.sh --print-prefixes  only print them; exit 1 if not built yet
+#   bash scripts/build_kokkos.sh --fetch-source    only make sure the verified trilinos source package
+#                                                  is in the cache; print TRILINOS_ORIG=<orig tarball>
+#                                                  (for other Kokkos builds, e.g. scripts/hip_compile_check.sh)
 #
 # Output (last two lines of stdout, exactly):
 #   Kokkos_ROOT=<prefix>
@@ -60,6 +63,7 @@ MODE=build
 case "${1:-}" in
   "") ;;
   --print-prefixes) MODE=print ;;
+  --fetch-source) MODE=fetch ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; die "unknown argument: $1" ;;
 esac
@@ -83,7 +87,9 @@ write_env_file() { # kokkos-root kernels-root
   mv -f "$ENV_FILE.tmp" "$ENV_FILE"
 }
 
-if [[ -n "${Kokkos_ROOT:-}" && -n "${KokkosKernels_ROOT:-}" ]]; then
+if [[ $MODE == fetch ]]; then
+  : # only the source package is wanted: prefixes given by the caller do not matter
+elif [[ -n "${Kokkos_ROOT:-}" && -n "${KokkosKernels_ROOT:-}" ]]; then
   if has_config "$Kokkos_ROOT" KokkosConfig.cmake && has_config "$KokkosKernels_ROOT" KokkosKernelsConfig.cmake; then
     log "using Kokkos_ROOT and KokkosKernels_ROOT from the environment; building nothing"
     if [[ $MODE == build ]]; then write_env_file "$Kokkos_ROOT" "$KokkosKernels_ROOT"; fi
@@ -214,7 +220,7 @@ if [[ $MODE == print ]]; then
   exit 0
 fi
 
-if is_installed "$KOKKOS_PREFIX" && is_installed "$KERNELS_PREFIX"; then
+if [[ $MODE == build ]] && is_installed "$KOKKOS_PREFIX" && is_installed "$KERNELS_PREFIX"; then
   log "cached: $KOKKOS_PREFIX"
   log "cached: $KERNELS_PREFIX"
   finish
@@ -237,7 +243,7 @@ if ! flock -n 9; then
   log "another build_kokkos.sh holds $DEPS_DIR/.lock; waiting"
   flock 9
 fi
-if is_installed "$KOKKOS_PREFIX" && is_installed "$KERNELS_PREFIX"; then
+if [[ $MODE == build ]] && is_installed "$KOKKOS_PREFIX" && is_installed "$KERNELS_PREFIX"; then
   log "built by the other run meanwhile"
   finish
   exit 0
@@ -353,6 +359,11 @@ check_debian_patches() {
   rm -rf "$tmp"
 }
 check_debian_patches
+
+if [[ $MODE == fetch ]]; then
+  printf 'TRILINOS_ORIG=%s\n' "$ORIG"
+  exit 0
+fi
 
 # --- 3. Extract only packages/kokkos and packages/kokkos-kernels ----------------------------------------
 WORK=$DEPS_DIR/work/$KERNELS_NAME
