@@ -2,11 +2,16 @@
 // kernel can produce a correctly rounded, reproducible sum of whatever its lambda adds (terms
 // and exact products), with range policies, team policies and nested TeamThreadRange reductions.
 //
+// As for Kokkos::Sum<T, Space>, Space is where the result lives, not where the kernel runs:
+// HostSpace (the default) for a host variable, the view's space for a result view. A device
+// execution space with a host variable would make the kernel write the host address (the
+// earlier examples did that; on CUDA it was an illegal address, H100, 2026-11-23).
+//
 //   ExKokkos::LongAccumulator acc;
 //   Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(int i, ExKokkos::LongAccumulator& a) {
 //       a.add(x(i));              // exact
 //       a.add_product(y(i), z(i)); // exact
-//     }, ExKokkos::ExactSum<Space>(acc));
+//     }, ExKokkos::ExactSum<>(acc));
 //   double r = acc.round();      // correctly rounded, the same bits for any partition
 //
 // Exact because every join is an exact merge of integers; reproducible because integer addition
@@ -26,7 +31,7 @@
 
 namespace ExKokkos {
 
-template <class Space>
+template <class Space = Kokkos::HostSpace>
 struct ExactSum {
  public:
   using reducer = ExactSum<Space>;

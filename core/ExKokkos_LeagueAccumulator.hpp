@@ -32,16 +32,20 @@ template <class MemorySpace>
 class LeagueAccumulator {
  public:
   static constexpr int num_digits = AccumulatorFormat::num_digits;
-  using digits_view = Kokkos::View<std::uint64_t*, MemorySpace>;
-  using flags_view = Kokkos::View<std::uint32_t, MemorySpace>;
+  // The digits, then one word for the flags: one allocation, cleared by one asynchronous fill.
+  using storage_view = Kokkos::View<std::uint64_t*, MemorySpace>;
 
   LeagueAccumulator() = default;  // no storage: for functors built only to be queried
 
-  // Host side: a zero accumulator in MemorySpace.
-  static LeagueAccumulator zero() {
+  // Host side: a zero accumulator in MemorySpace, cleared on `space` without blocking the host
+  // (an initialized View would fill and then fence).
+  template <class ExecSpace>
+  static LeagueAccumulator zero(const ExecSpace& space) {
     LeagueAccumulator a;
-    a.digits_ = digits_view("ExKokkos::LeagueAccumulator::digits", num_digits);
-    a.flags_ = flags_view("ExKokkos::LeagueAccumulator::flags");
+    a.storage_ =
+        storage_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ExKokkos::LeagueAccumulator"),
+                     num_digits + 1);
+    Kokkos::deep_copy(space, a.storage_, std::uint64_t(0));
     return a;
   }
 
@@ -51,22 +55,21 @@ class LeagueAccumulator {
   KOKKOS_INLINE_FUNCTION void deposit(const Member& team, const std::uint64_t* normalized,
                                       std::uint32_t team_flags) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_digits), [&](const int i) {
-      if (normalized[i] != 0) compat::atomic_add(digits_.data() + i, normalized[i]);
+      if (normalized[i] != 0) compat::atomic_add(storage_.data() + i, normalized[i]);
     });
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      if (team_flags != 0) compat::atomic_or(flags_.data(), team_flags);
+      if (team_flags != 0) compat::atomic_or(flags(storage_.data()), team_flags);
     });
   }
 
   // The one-thread kernel of finish().
   template <class Finisher>
   struct FinishFunctor {
-    digits_view digits;
-    flags_view flags;
+    storage_view storage;
     Finisher finish;
     KOKKOS_INLINE_FUNCTION void operator()(const int) const {
-      normalize_digits(digits.data(), num_digits);
-      finish(static_cast<const std::uint64_t*>(digits.data()), flags());
+      normalize_digits(storage.data(), num_digits);
+      finish(static_cast<const std::uint64_t*>(storage.data()), *flags(storage.data()));
     }
   };
 
@@ -76,12 +79,16 @@ class LeagueAccumulator {
   void finish(const ExecSpace& space, const Finisher& finish) const {
     Kokkos::parallel_for("ExKokkos::LeagueAccumulator::finish",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-                         FinishFunctor<Finisher>{digits_, flags_, finish});
+                         FinishFunctor<Finisher>{storage_, finish});
   }
 
  private:
-  digits_view digits_;
-  flags_view flags_;
+  // The flags: the low half of the word after the digits (zero-filled with it).
+  KOKKOS_INLINE_FUNCTION static std::uint32_t* flags(std::uint64_t* storage) {
+    return reinterpret_cast<std::uint32_t*>(storage + num_digits);
+  }
+
+  storage_view storage_;
 };
 
 }  // namespace Impl

@@ -9,7 +9,7 @@
 //   double s = ExKokkos::mpi::exsum(x_local, comm);                 // x's default space
 //
 //   ExKokkos::LongAccumulator acc;                                 // a user's own exact sum:
-//   Kokkos::parallel_reduce(policy, lambda, ExKokkos::ExactSum<Space>(acc));
+//   Kokkos::parallel_reduce(policy, lambda, ExKokkos::ExactSum<>(acc));
 //   ExKokkos::mpi::allreduce(acc, comm);                            // every rank: the global sum
 //   double r = acc.round();
 //

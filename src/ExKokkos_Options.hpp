@@ -16,6 +16,9 @@ enum class Schedule : int {
   team_per_output,  // any backend: a team per output, its threads striding the dot product
   tiles,            // exgemm, any backend (the default on devices): a team per tile of C, panels
                     // of op(A) and op(B) in scratch memory, an expansion per element in registers
+  output_block,     // exgemv, any backend (the default on devices): a team per block of outputs,
+                    // a group of its threads per output, neighbouring threads reading
+                    // neighbouring elements of A
 };
 
 struct Options {

@@ -68,6 +68,14 @@ std::vector<ExKokkos::Schedule> schedules() {
           ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output};
 }
 
+// exgemv's and extrsv's schedules: the above and output_block (exgemm has tiles instead).
+template <class Space>
+std::vector<ExKokkos::Schedule> gemv_schedules() {
+  std::vector<ExKokkos::Schedule> all = schedules<Space>();
+  all.push_back(ExKokkos::Schedule::output_block);
+  return all;
+}
+
 }  // namespace ExKokkosTest
 
 #endif  // EXKOKKOSTEST_VIEWS_HPP

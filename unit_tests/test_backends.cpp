@@ -200,8 +200,8 @@ Results run_all(const ExKokkos::Options& o) {
   }
   {
     Batch Ab("A", batch, nb, nb);
-    auto Bb = Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>("B", batch,
-                                                                                         nb);
+    auto Bb =
+        Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>("B", batch, nb);
     Kokkos::deep_copy(Ab, A0);
     Kokkos::deep_copy(Bb, B0);
     Kokkos::View<int**, typename Space::memory_space> ipiv("ipiv", batch, nb);
@@ -255,9 +255,8 @@ TEST(Backends, EveryTeamLeagueAndBlockSizeGivesTheSameBits) {
   struct Setting {
     int team, league, copies, expansion, block;
   };
-  for (const Setting s : {Setting{1, 1, 1, 2, 1}, Setting{2, 3, 2, 3, 7},
-                          Setting{32, 7, 4, 4, 50}, Setting{max_team, 64, 8, 8, 64},
-                          Setting{max_team, 0, 0, 6, 1000}}) {
+  for (const Setting s : {Setting{1, 1, 1, 2, 1}, Setting{2, 3, 2, 3, 7}, Setting{32, 7, 4, 4, 50},
+                          Setting{max_team, 64, 8, 8, 64}, Setting{max_team, 0, 0, 6, 1000}}) {
     ExKokkos::Options o;
     o.team_size = std::min(s.team, max_team);
     o.league_size = s.league;

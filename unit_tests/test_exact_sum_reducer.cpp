@@ -44,7 +44,7 @@ double range_reduce(const std::vector<double>& hx, const std::vector<double>& hy
         a.add(x(i));
         a.add_product(x(i), y(i));
       },
-      ExKokkos::ExactSum<Space>(acc));
+      ExKokkos::ExactSum<>(acc));
   return acc.round();
 }
 
@@ -95,7 +95,7 @@ void check_team(const std::vector<double>& hx, int rows, int league, int team_si
           });
         }
       },
-      ExKokkos::ExactSum<Space>(total));
+      ExKokkos::ExactSum<>(total));
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_sums);
   for (int r = 0; r < rows; ++r) {
     const std::vector<double> row(hx.begin() + r * cols, hx.begin() + (r + 1) * cols);
@@ -135,7 +135,7 @@ template <class View>
 void exact_reduce(const View& x, LongAccumulator& acc) {
   Kokkos::parallel_reduce(
       "exact", x.extent(0), KOKKOS_LAMBDA(const int i, LongAccumulator& a) { a.add(x(i)); },
-      ExKokkos::ExactSum<Kokkos::DefaultExecutionSpace>(acc));
+      ExKokkos::ExactSum<>(acc));
 }
 template <class View>
 double plain_reduce(const View& x) {

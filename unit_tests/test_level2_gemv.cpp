@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -92,9 +93,18 @@ void check_all_layouts(const Problem<T>& p, const std::string& what,
 
 std::vector<ExKokkos::Options> host_schedules() {
   std::vector<ExKokkos::Options> all;
-  for (auto s : ExKokkosTest::schedules<Space>()) {
+  for (auto s : ExKokkosTest::gemv_schedules<Space>()) {
     ExKokkos::Options o;
     o.schedule = s;
+    all.push_back(o);
+  }
+  const int widest = ExKokkosTest::widest_team<Space>();
+  for (int t : {std::min(3, widest), widest}) {  // threads per output: 1 to widest
+    ExKokkos::Options o;
+    o.schedule = ExKokkos::Schedule::output_block;
+    o.team_size = t;
+    o.league_size = 2;
+    o.early_exit = t == 3 ? 1 : 0;
     all.push_back(o);
   }
   ExKokkos::Options team;  // several threads sharing the team accumulator, few teams

@@ -77,7 +77,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     const bool t = trans[0] == 'T';
     const Vec x = wide_vector(t ? m : n, 2), y0 = wide_vector(t ? n : m, 3);
     const auto reference = gemv(trans, A, x, y0);
-    for (auto s : ExKokkosTest::schedules<Space>()) {
+    for (auto s : ExKokkosTest::gemv_schedules<Space>()) {
       ExKokkos::Options o;
       o.schedule = s;
       EXPECT_EQ(digest(gemv(trans, A, x, y0, o)), digest(reference))

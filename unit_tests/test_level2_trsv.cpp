@@ -105,7 +105,7 @@ std::vector<T> run(const Variant& v, const std::vector<T>& a, std::size_t n,
 std::vector<ExKokkos::Options> trsv_options() {
   std::vector<ExKokkos::Options> all;
   for (int block : {1, 3, 32, 128, 1000})
-    for (auto s : ExKokkosTest::schedules<Space>()) {
+    for (auto s : ExKokkosTest::gemv_schedules<Space>()) {
       ExKokkos::Options o;
       o.block_size = block;
       o.schedule = s;

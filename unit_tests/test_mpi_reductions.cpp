@@ -211,7 +211,7 @@ LongAccumulator reducer_allreduce(const XView& x, const YView& y, MPI_Comm comm)
         a.add(x(i));
         a.add_product(x(i), y(i));
       },
-      ExKokkos::ExactSum<Space>(acc));
+      ExKokkos::ExactSum<>(acc));
   ExKokkos::mpi::allreduce(acc, comm);
   return acc;
 }

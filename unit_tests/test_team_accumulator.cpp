@@ -81,8 +81,8 @@ double run_direct(const std::vector<double>& a, const std::vector<double>& b, bo
   double first = 0;
   for (int l = 0; l < launches; ++l) {
     // A fresh (zero) league accumulator per launch, as ExKokkos' routines use it.
-    const DirectDeposits<ExecSpace> f{va, vb, products,
-                                      ExKokkos::Impl::LeagueAccumulator<mem>::zero(), copies};
+    const DirectDeposits<ExecSpace> f{
+        va, vb, products, ExKokkos::Impl::LeagueAccumulator<mem>::zero(ExecSpace()), copies};
     Kokkos::deep_copy(result, 12345.0);
     Kokkos::parallel_for("direct_deposits", policy, f);
     f.league.finish(ExecSpace(), ExKokkos::Impl::RoundInto<double, Result>{result});

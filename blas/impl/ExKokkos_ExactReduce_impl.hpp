@@ -143,7 +143,7 @@ void launch_exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Te
 template <class ExecSpace, class Terms, class Finisher>
 void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
                   const Finisher& finish, std::int64_t n) {
-  const auto league = LeagueAccumulator<typename ExecSpace::memory_space>::zero();
+  const auto league = LeagueAccumulator<typename ExecSpace::memory_space>::zero(space);
   with_expansion_size(c.expansion_size, [&](auto size) {
     constexpr int N = decltype(size)::value;
     if (c.early_exit)

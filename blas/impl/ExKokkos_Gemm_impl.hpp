@@ -306,6 +306,8 @@ GemvConfig resolve_gemm_config(const ExecSpace& space, const Options& options, c
                                bool is_double) {
   const char* routine = "ExKokkos::exgemm";
   check_option(options.block_size >= 0, routine, "block_size (must not be negative)");
+  check_option(options.schedule != Schedule::output_block, routine,
+               "schedule (output_block is exgemv's)");
   const bool tiles = options.schedule == Schedule::tiles ||
                      (options.schedule == Schedule::automatic && !is_host_space<ExecSpace>());
   Options o = options;

@@ -8,7 +8,11 @@
 //   inner_lanes (host): a thread takes one output and walks its dot product 32 terms at a time
 //     (the lanes of exdot): for contiguous rows of op(A) (A^T x with LayoutLeft);
 //   team_per_output (any backend): a team per output, its threads striding k with an expansion
-//     each, flushed into the team's accumulators in scratch memory, rounded by one thread.
+//     each, flushed into the team's accumulators in scratch memory, rounded by one thread;
+//   output_block (any backend, the default on devices): a team per block of outputs, a long
+//     accumulator per output in scratch memory, each output's k strided over a group of the
+//     team's threads; neighbouring threads take neighbouring outputs when op(A)'s rows are not
+//     contiguous (y = A x with LayoutLeft: coalesced loads), neighbouring terms when they are.
 #ifndef EXKOKKOS_GEMV_IMPL_HPP
 #define EXKOKKOS_GEMV_IMPL_HPP
 
@@ -255,6 +259,78 @@ struct TeamPerOutputFunctor {
   }
 };
 
+// The output_block schedule. A team of T threads takes R outputs at a time, C = T / R threads per
+// output: thread t takes output t % R and terms c, c + C, c + 2C, ... with c = t / R when the
+// outputs are the fast index (R = min(T, 32): a warp reads 32 neighbouring outputs of one column,
+// one coalesced load), or output t / C and c = t % C when the terms are (C = min(T, 32): a warp
+// reads 32 neighbouring terms of one row). Each thread adds its terms into an expansion; what
+// the expansions cannot hold, and the expansions themselves at the end, go into the output's long
+// accumulator in scratch memory (integer atomics: exact, order-free). One thread per output then
+// normalizes it and finishes (rounds) the output.
+//
+// Why not team_per_output on a GPU: a team per output clears, reduces and rounds a team
+// accumulator for every output, which for 16384 terms per output cost more than the terms.
+//
+// The launch bounds cap the registers at 65536 / (256 * 3) = 85 per thread: the rounding of an
+// output needs far more (ptxas gave the unbounded kernel 255 and a stack), and a kernel gets the
+// registers of its most demanding path. Capped, the rounding spills to (cached) local memory,
+// once per output, and the loop over the terms keeps three teams per multiprocessor.
+template <class ExecSpace, class Op, class XView, class Finish, int N, bool EarlyExit>
+struct OutputBlockFunctor {
+  using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 3>>;
+  using member_type = typename policy_type::member_type;
+  using terms_type = RowTerms<Op, XView, std::is_same<typename Finish::value_type, double>::value>;
+  using is_product = std::integral_constant<bool, terms_type::is_product>;
+  static constexpr int num_digits = AccumulatorFormat::num_digits;
+  static constexpr int max_team_size = 256;
+  Op op;
+  XView x;
+  Finish finish;
+  std::int64_t m, k_count;
+  int outputs_per_team;  // R
+  bool outputs_fast;     // neighbouring threads take neighbouring outputs
+
+  static std::size_t scratch_size(int outputs) {
+    return sizeof(std::uint64_t) * num_digits * static_cast<std::size_t>(outputs) +
+           (sizeof(std::uint32_t) * static_cast<std::size_t>(outputs) + 7) / 8 * 8;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int R = outputs_per_team, T = team.team_size(), t = team.team_rank();
+    const int C = T / R;
+    std::uint64_t* digits = static_cast<std::uint64_t*>(
+        team.team_scratch(0).get_shmem(sizeof(std::uint64_t) * num_digits * R));
+    std::uint32_t* flags = static_cast<std::uint32_t*>(
+        team.team_scratch(0).get_shmem((sizeof(std::uint32_t) * R + 7) / 8 * 8));
+    const int o = outputs_fast ? t % R : t / C;
+    const int c = outputs_fast ? t / R : t % C;
+    for (std::int64_t first = std::int64_t(team.league_rank()) * R; first < m;
+         first += std::int64_t(team.league_size()) * R) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_digits * R),
+                           [&](const int d) { digits[d] = 0; });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, R), [&](const int j) { flags[j] = 0; });
+      team.team_barrier();
+      const std::int64_t i = first + o;
+      if (i < m) {
+        TeamAccumulator::Sink sink(digits + std::size_t(o) * num_digits, 1, flags + o);
+        Expansion<N, EarlyExit> expansion;
+        accumulate_strided<4>(terms_type{op, x, i}, c, k_count, C, expansion, sink, is_product());
+        expansion.flush(sink);
+        sink.publish();
+      }
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, R), [&](const int j) {
+        if (first + j < m) {
+          std::uint64_t* mine = digits + std::size_t(j) * num_digits;
+          normalize_digits(mine, num_digits);
+          finish(first + j, static_cast<const std::uint64_t*>(mine), flags[j]);
+        }
+      });
+      team.team_barrier();
+    }
+  }
+};
+
 struct GemvConfig {
   LaunchConfig launch;
   Schedule schedule;
@@ -280,13 +356,29 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
   c.schedule = opt.schedule;
   check_option(c.schedule != Schedule::tiles, routine, "schedule (tiles is exgemm's)");
   if (c.schedule == Schedule::automatic) {
-    if (!host || c.launch.early_exit)  // lanes cannot exit early (a branch per lane)
+    if (!host)
+      c.schedule = Schedule::output_block;
+    else if (c.launch.early_exit)  // lanes cannot exit early (a branch per lane)
       c.schedule = Schedule::team_per_output;
     else
       c.schedule = op.inner_contiguous() ? Schedule::inner_lanes : Schedule::output_lanes;
   }
-  check_option(host || c.schedule == Schedule::team_per_output, routine,
-               "schedule (output_lanes and inner_lanes are host schedules)");
+  check_option(
+      host || c.schedule == Schedule::team_per_output || c.schedule == Schedule::output_block,
+      routine, "schedule (output_lanes and inner_lanes are host schedules)");
+  if (c.schedule == Schedule::output_block) {
+    const int t = c.launch.team_size;
+    check_option(t <= 256 && (t <= 32 || t % 32 == 0), routine,
+                 "team_size = " + std::to_string(t) +
+                     " for output_block (at most 256, and a multiple of 32 above 32)");
+    // The team size on its own: the league default above is for team_per_output.
+    if (opt.league_size <= 0) {
+      const std::int64_t R = op.inner_contiguous() ? std::max(1, t / 32) : std::min(t, 32);
+      c.launch.league_size =
+          static_cast<int>(std::min<std::int64_t>((op.outputs() + R - 1) / R, 1 << 20));
+      if (c.launch.league_size < 1) c.launch.league_size = 1;
+    }
+  }
   return c;
 }
 
@@ -333,8 +425,31 @@ void launch_team_per_output(const ExecSpace& space, const GemvConfig& c, const O
   });
 }
 
-// The host schedules exist only where the execution space runs on the host's cores (the lanes
-// are vectorized host loops); resolve_gemv_config picks team_per_output elsewhere.
+template <class ExecSpace, class Op, class XView, class Finish>
+void launch_output_block(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
+                         const Finish& finish) {
+  const std::int64_t m = op.outputs(), k_count = op.inner();
+  const int t = c.launch.team_size;
+  const bool outputs_fast = !op.inner_contiguous();
+  const int outputs = outputs_fast ? (t < 32 ? t : 32) : (t < 32 ? 1 : t / 32);
+  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+    constexpr int N = decltype(n)::value;
+    auto launch = [&](auto early_exit) {
+      using F = OutputBlockFunctor<ExecSpace, Op, XView, Finish, N, decltype(early_exit)::value>;
+      typename F::policy_type policy(space, c.launch.league_size, t);
+      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(outputs)));
+      Kokkos::parallel_for("ExKokkos::exgemv", policy,
+                           F{op, x, finish, m, k_count, outputs, outputs_fast});
+    };
+    if (c.launch.early_exit)
+      launch(std::true_type());
+    else
+      launch(std::false_type());
+  });
+}
+
+// The lane schedules exist only where the execution space runs on the host's cores (they are
+// vectorized host loops); resolve_gemv_config picks output_block elsewhere.
 template <class ExecSpace, class Op, class XView, class Finish>
 void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
                  const Finish& finish, std::true_type /*host*/) {
@@ -342,6 +457,8 @@ void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, cons
     launch_output_lanes(space, c, op, x, finish);
   else if (c.schedule == Schedule::inner_lanes)
     launch_inner_lanes(space, c, op, x, finish);
+  else if (c.schedule == Schedule::output_block)
+    launch_output_block(space, c, op, x, finish);
   else
     launch_team_per_output(space, c, op, x, finish);
 }
@@ -349,7 +466,10 @@ void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, cons
 template <class ExecSpace, class Op, class XView, class Finish>
 void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
                  const Finish& finish, std::false_type /*host*/) {
-  launch_team_per_output(space, c, op, x, finish);
+  if (c.schedule == Schedule::output_block)
+    launch_output_block(space, c, op, x, finish);
+  else
+    launch_team_per_output(space, c, op, x, finish);
 }
 
 }  // namespace Impl

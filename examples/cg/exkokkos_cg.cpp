@@ -7,7 +7,9 @@
 // products round differently for every thread count, and CG amplifies the differences; with
 // exdot the whole run is the same bits every time. The time of each run is printed too (with 3
 // and 4 threads on a 2-core machine the cores are oversubscribed: compare 1 and 2). The program
-// checks that, and that the exdot run converged, and exits non-zero otherwise.
+// checks that, and that the exdot run converged, and exits non-zero otherwise. When Kokkos' default
+// execution space is a device (CUDA), every child also runs the exdot solve on the host backend,
+// and the program checks that the device's and the host's runs are the same bits.
 //
 //   exkokkos_cg [grid]     grid x grid interior points (default 128: 16384 unknowns)
 #include <ExKokkos_Dot.hpp>
@@ -35,8 +37,17 @@
 namespace {
 
 using Space = Kokkos::DefaultExecutionSpace;
-using Vector = Kokkos::View<double*, Space::memory_space>;
-using Matrix = ExKokkosExample::CrsMatrix<Space::memory_space>;
+using HostSpace = Kokkos::DefaultHostExecutionSpace;
+template <class S>
+using VectorOn = Kokkos::View<double*, typename S::memory_space>;
+template <class S>
+using MatrixOn = ExKokkosExample::CrsMatrix<typename S::memory_space>;
+using Vector = VectorOn<Space>;
+using Matrix = MatrixOn<Space>;
+
+// True when the default execution space is a device: the exdot solve then runs on the host
+// backend too, to compare the bits across backends.
+constexpr bool device_default_space = !std::is_same<Space, HostSpace>::value;
 
 constexpr double tolerance = 1e-10;
 
@@ -58,10 +69,11 @@ struct PlainDotFunctor {
 };
 
 struct ParallelReduceDot {
-  double operator()(const Space& space, const Vector& x, const Vector& y) const {
+  template <class S, class V>
+  double operator()(const S& space, const V& x, const V& y) const {
     double sum = 0.0;
-    Kokkos::parallel_reduce("dot", Kokkos::RangePolicy<Space>(space, 0, x.extent(0)),
-                            PlainDotFunctor<Vector, Vector>{x, y}, sum);
+    Kokkos::parallel_reduce("dot", Kokkos::RangePolicy<S>(space, 0, x.extent(0)),
+                            PlainDotFunctor<V, V>{x, y}, sum);
     return sum;
   }
 };
@@ -69,14 +81,16 @@ struct ParallelReduceDot {
 #if defined(EXKOKKOS_EXAMPLE_HAVE_KOKKOSKERNELS)
 struct KokkosBlasDot {
   // Kokkos Kernels before 4.1 has no execution-space-first overload: dot runs on x's space.
-  double operator()(const Space&, const Vector& x, const Vector& y) const {
+  template <class S, class V>
+  double operator()(const S&, const V& x, const V& y) const {
     return KokkosBlas::dot(x, y);
   }
 };
 #endif
 
 struct ExactDot {
-  double operator()(const Space& space, const Vector& x, const Vector& y) const {
+  template <class S, class V>
+  double operator()(const S& space, const V& x, const V& y) const {
     return ExKokkos::exdot(space, x, y);
   }
 };
@@ -85,9 +99,12 @@ const char* const variant_names[] = {"Kokkos parallel_reduce",
 #if defined(EXKOKKOS_EXAMPLE_HAVE_KOKKOSKERNELS)
                                      "KokkosBlas::dot",
 #endif
-                                     "ExKokkos::exdot"};
-constexpr int num_variants = sizeof variant_names / sizeof variant_names[0];
-constexpr int exact_variant = num_variants - 1;
+                                     "ExKokkos::exdot", "ExKokkos::exdot (host)"};
+// The host run of exdot is the last variant, present only when the default space is a device.
+constexpr int num_variants =
+    sizeof variant_names / sizeof variant_names[0] - (device_default_space ? 0 : 1);
+constexpr int exact_variant = sizeof variant_names / sizeof variant_names[0] - 2;
+constexpr int host_exact_variant = exact_variant + 1;
 
 // FNV-1a over the bit patterns of a sequence of doubles: equal digests mean (but for a 2^-64
 // chance) equal bits.
@@ -110,10 +127,10 @@ struct RunResult {
   double seconds = 0;        // the CG iterations alone
 };
 
-template <class Dot>
-RunResult solve(const Matrix& A, const Vector& b, const Dot& dot) {
-  const Space space;
-  Vector x("x", b.extent(0));
+template <class S, class Dot>
+RunResult solve(const MatrixOn<S>& A, const VectorOn<S>& b, const Dot& dot) {
+  const S space;
+  VectorOn<S> x("x", b.extent(0));
   Kokkos::Timer timer;
   const ExKokkosExample::CgResult cg =
       ExKokkosExample::conjugate_gradient(space, A, b, x, dot, tolerance, 20 * A.num_rows());
@@ -126,30 +143,50 @@ RunResult solve(const Matrix& A, const Vector& b, const Dot& dot) {
   r.history_digest = digest(cg.residual_history);
   const auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   r.solution_digest = digest(std::vector<double>(hx.data(), hx.data() + hx.extent(0)));
-  Vector residual("residual", b.extent(0));
+  VectorOn<S> residual("residual", b.extent(0));
   ExKokkosExample::spmv(space, A, x, residual);
   ExKokkosExample::axpby(space, 1.0, b, -1.0, residual);
   r.true_residual = ExKokkos::exnrm2(space, residual) / ExKokkos::exnrm2(space, b);
   return r;
 }
 
-// Child: every variant with this process' thread count, one line each.
-int run_child(int grid) {
-  const Matrix A = ExKokkosExample::variable_poisson_2d<Space::memory_space>(grid, 20261123);
+// The system on space S: the same matrix and right-hand side on every backend.
+template <class S>
+void make_system(int grid, MatrixOn<S>& A, VectorOn<S>& b) {
+  A = ExKokkosExample::variable_poisson_2d<typename S::memory_space>(grid, 20261123);
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Vector b("b", A.num_rows());
+  b = VectorOn<S>("b", A.num_rows());
   const auto hb = Kokkos::create_mirror_view(b);
   for (std::size_t i = 0; i < hb.extent(0); ++i) hb(i) = uniform(rng);
   Kokkos::deep_copy(b, hb);
+}
 
-  const RunResult results[num_variants] = {
-    solve(A, b, ParallelReduceDot()),
+// The exdot solve on the host backend, when the default space is a device.
+template <bool Device>
+void solve_on_host(int grid, RunResult* out, std::integral_constant<bool, Device>) {
+  MatrixOn<HostSpace> A;
+  VectorOn<HostSpace> b;
+  make_system<HostSpace>(grid, A, b);
+  *out = solve<HostSpace>(A, b, ExactDot());
+}
+void solve_on_host(int, RunResult*, std::false_type) {}
+
+// Child: every variant with this process' thread count, one line each.
+int run_child(int grid) {
+  Matrix A;
+  Vector b;
+  make_system<Space>(grid, A, b);
+
+  RunResult results[num_variants] = {
+    solve<Space>(A, b, ParallelReduceDot()),
 #if defined(EXKOKKOS_EXAMPLE_HAVE_KOKKOSKERNELS)
-    solve(A, b, KokkosBlasDot()),
+    solve<Space>(A, b, KokkosBlasDot()),
 #endif
-    solve(A, b, ExactDot())
+    solve<Space>(A, b, ExactDot())
   };
+  solve_on_host(grid, results + exact_variant + 1,
+                std::integral_constant<bool, device_default_space>());
   for (int v = 0; v < num_variants; ++v) {
     const RunResult& r = results[v];
     std::printf("%d %d %d %d %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %.6f\n", v, r.threads,
@@ -234,10 +271,22 @@ int main(int argc, char** argv) {
     }
     std::printf("%-24s identical bits for every thread count: %s\n\n", variant_names[v],
                 identical ? "yes" : (v == exact_variant ? "NO" : "no"));
-    if (v == exact_variant) {
+    if (v == exact_variant || v == host_exact_variant) {
       for (const RunResult& r : runs[v]) exact_ok = exact_ok && r.converged;
       exact_ok = exact_ok && identical;
     }
+  }
+  if (device_default_space) {
+    // The device's exdot runs against the host backend's: the same bits on both.
+    bool same = true;
+    for (std::size_t t = 0; t < runs[exact_variant].size(); ++t) {
+      const RunResult &d = runs[exact_variant][t], &h = runs[host_exact_variant][t];
+      same = same && d.iterations == h.iterations && d.history_digest == h.history_digest &&
+             d.solution_digest == h.solution_digest;
+    }
+    std::printf("ExKokkos::exdot identical bits on the device and the host backend: %s\n",
+                same ? "yes" : "NO");
+    exact_ok = exact_ok && same;
   }
   std::printf("ExKokkos::exdot run converged and reproducible: %s\n", exact_ok ? "yes" : "NO");
   return exact_ok ? 0 : 1;
