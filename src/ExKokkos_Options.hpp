@@ -16,6 +16,9 @@ enum class Schedule : int {
   team_per_output,  // any backend: a team per output, its threads striding the dot product
   tiles,            // exgemm, any backend (the default on devices): a team per tile of C, panels
                     // of op(A) and op(B) in scratch memory, an expansion per element in registers
+  ozaki,            // exgemm, any backend: error-free splitting of A and B into slices whose
+                    // products an ordinary GEMM computes exactly (Kokkos Kernels' where available);
+                    // data that cannot be split (NaN, inf, too wide a range) use the default
 };
 
 struct Options {
