@@ -35,16 +35,18 @@
 //
 // Summation. The exact element is
 //     S_ij = sum_{s,t} P_st(i, j) 2^(ea_i + eb_j - (s + t + 2) beta),
-// S A T terms per element, each an integer below 2^53 times a power of two. They go into an
-// expansion (a term that is not a double, at the edges of the range, as an exact product of two
+// S T terms per element, each an integer below 2^53 times a power of two; those of one diagonal
+// s + t = g share their power of two and are summed first in 64-bit integers (exact). They go into
+// an expansion (a term that is not a double, at the edges of the range, as an exact product of two
 // doubles into the long accumulator), and the element is rounded once as
 // RN(alpha S_ij + beta c_ij) by GemvFinish, the code every other schedule uses.
 //
 // When the path is taken: every entry of op(A) and op(B) finite (NaN and inf keep the IEEE rules
-// of the other path); max ea + max eb + K <= 2047, so that each term P 2^x, |P| < 2^(2 beta + K),
-// splits into two doubles (below); at most max_slices slices per operand and the slice matrices
-// within max_slice_doubles. Otherwise exgemm uses its other schedules (same bits). Range of the
-// terms: each product (slice of a)(slice of b) is a multiple of 2^-2148 (both slices are bit
+// of the other path); max ea + max eb + K + ceil(log2 min(S, T)) <= 2047, so that each term
+// Q 2^x of the finishing (Q a sum of at most min(S, T) slice products, |Q| < min(S, T) 2^(2 beta
+// + K)) splits into two doubles (below); at most max_slices slices per operand and the slice
+// matrices within max_slice_doubles. Otherwise exgemm uses its other schedules (same bits). Range
+// of the terms: each product (slice of a)(slice of b) is a multiple of 2^-2148 (both slices are bit
 // ranges of doubles, whose lowest bits weigh at least 2^-1074), so every term P 2^x is too; with
 // |P 2^x| < 2^2047 it is the product of two doubles h = P 2^x1 and g = 2^x2 (add_scaled_integer).
 //
@@ -313,8 +315,8 @@ KOKKOS_INLINE_FUNCTION double exact_double(bool negative, std::uint64_t signific
   return compose<double>(negative, sig, lsb);
 }
 
-// Adds p 2^x exactly (p a non-zero integer-valued double, |p| < 2^53; p 2^x a multiple of
-// 2^-2148 below 2^2047 in magnitude) as h = p 2^x1 times g = 2^x2. With L and M the weights of
+// Adds p 2^x exactly (p a non-zero integer-valued double; p 2^x a multiple of 2^-2148 below
+// 2^2047 in magnitude) as h = p 2^x1 times g = 2^x2. With L and M the weights of
 // p's lowest and highest set bits: h is a double iff -1074 - L <= x1 <= 1023 - M, g iff
 // x - 1023 <= x1 <= x + 1074; both ranges meet because x + L >= -2148 and x + M <= 2046. When
 // x1 = x is allowed the term is the double h, for the expansion.
@@ -365,13 +367,30 @@ struct OzakiFinishFunctor {
     LazyLaneSink sink;
     const int scale = top_a(i) + top_b(j) - 2 * bits;
     bool any = false;
-    for (int s = 0; s < slices_a; ++s)
-      for (int t = 0; t < slices_b; ++t) {
-        const double p = P(i * slices_a + s, jj * slices_b + t);
-        if (p == 0.0) continue;
-        any = true;
-        add_scaled_integer(e, sink, p, scale - (s + t) * bits);
+    // The products of one diagonal s + t = g share the scale 2^(scale - g bits): their integer sum
+    // Q_g (|Q_g| < min(S, T) 2^53 <= 2^59, exact in 64-bit integers) is one term, or two when it
+    // needs more than 53 bits (hi with its low 26 bits cleared, lo those bits: both exact
+    // doubles). S + T - 1 terms instead of S T.
+    const int diagonals = slices_a + slices_b - 1;
+    for (int g = 0; g < diagonals; ++g) {
+      std::int64_t q = 0;
+      const int s_end = g < slices_a ? g : slices_a - 1;
+      for (int s = g < slices_b ? 0 : g - slices_b + 1; s <= s_end; ++s)
+        q += static_cast<std::int64_t>(P(i * slices_a + s, jj * slices_b + (g - s)));
+      if (q == 0) continue;
+      any = true;
+      const int x = scale - g * bits;
+      const std::uint64_t u = q < 0 ? std::uint64_t(0) - std::uint64_t(q) : std::uint64_t(q);
+      const double sign = q < 0 ? -1.0 : 1.0;
+      if (u < (std::uint64_t(1) << 53)) {
+        add_scaled_integer(e, sink, sign * static_cast<double>(u), x);
+      } else {
+        const std::uint64_t low_mask = (std::uint64_t(1) << 26) - 1;
+        add_scaled_integer(e, sink, sign * static_cast<double>(u & ~low_mask), x);
+        if ((u & low_mask) != 0)
+          add_scaled_integer(e, sink, sign * static_cast<double>(u & low_mask), x);
       }
+    }
     if (!any && !all_products_negative_zero(i, j)) e.add(0.0, sink);  // the head becomes +0
     if (!sink.touched) {
       double slots[N];
@@ -454,7 +473,9 @@ OzakiScales<typename ExecSpace::memory_space> plan_ozaki(const ExecSpace& space,
   const int bits = plan.slice_bits;
   plan.slices_a = std::max(1, (span_a + bits - 1) / bits);
   plan.slices_b = std::max(1, (span_b + bits - 1) / bits);
-  if (max_a + max_b + K > 2047) {
+  // The largest term, Q_0 2^(ea + eb - 2 beta) with |Q_0| < min(S, T) k 2^(2 beta), stays
+  // below 2^2047 (add_scaled_integer).
+  if (max_a + max_b + K + ceil_log2(std::min(plan.slices_a, plan.slices_b)) > 2047) {
     plan.reason = "entries too close to the overflow threshold";
     return r;
   }
