@@ -361,8 +361,87 @@ struct OzakiFinishFunctor {
   std::int64_t m, j0, k_count;
   int slices_a, slices_b, bits;
 
+  // The fast path: at most this many diagonals (S + T - 1), element scales inside +-2^1000.
+  static constexpr int fast_diagonals = 13;
+
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t o) const {
     const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
+    if (slices_a + slices_b - 1 <= fast_diagonals && fast(o, i, jj, j)) return;
+    general(o, i, jj, j);
+  }
+
+  KOKKOS_INLINE_FUNCTION std::int64_t diagonal_sum(std::int64_t i, std::int64_t jj, int g) const {
+    std::int64_t q = 0;
+    const int s_end = g < slices_a ? g : slices_a - 1;
+    for (int s = g < slices_b ? 0 : g - slices_b + 1; s <= s_end; ++s)
+      q += static_cast<std::int64_t>(P(i * slices_a + s, jj * slices_b + (g - s)));
+    return q;
+  }
+
+  // S_ij = 2^base sum_g Q_g 2^((G - g) beta), G = S + T - 2, base = scale - G beta, with the
+  // diagonal sums Q_g in 64-bit integers (|Q_g| < min(S, T) 2^53 <= 2^59). Carries from the
+  // bottom leave limbs 1 .. G in [0, 2^beta) and limb 0 signed, |limb 0| < 2^60; S_ij < 0 iff
+  // limb 0 < 0, and then the negated limbs are normalized again, so that the magnitude is a
+  // sum of non-negative limbs. Limb 0 as two doubles (its bits above and below 2^26) and the
+  // other limbs in pairs (2 beta <= 52 bits) give at most 2 + G / 2 <= 8 non-overlapping exact
+  // doubles, all in the normal range (checked): slots for the certified rounding without a
+  // long accumulator, which succeeds for all but near-ties; those take the slots' exact sum in
+  // a long accumulator. False (nothing written): the general path is needed (an exact zero, or
+  // scales near the ends of the range).
+  KOKKOS_INLINE_FUNCTION bool fast(std::int64_t o, std::int64_t i, std::int64_t jj,
+                                   std::int64_t j) const {
+    const int G = slices_a + slices_b - 2;
+    const int scale = top_a(i) + top_b(j) - 2 * bits;
+    const int base = scale - G * bits;
+    if (base < -1000 || scale + 62 > 1000) return false;
+    std::int64_t limb[fast_diagonals];
+    bool nonzero = false;
+    for (int g = 0; g <= G; ++g) {
+      limb[g] = diagonal_sum(i, jj, g);
+      nonzero = nonzero || limb[g] != 0;
+    }
+    if (!nonzero) return false;
+    const std::int64_t radix = std::int64_t(1) << bits;
+    auto carry_up = [&]() {
+      for (int g = G; g > 0; --g) {
+        const std::int64_t low = limb[g] & (radix - 1);
+        limb[g - 1] += (limb[g] - low) / radix;  // exact division
+        limb[g] = low;
+      }
+    };
+    carry_up();
+    const bool negative = limb[0] < 0;
+    if (negative) {
+      for (int g = 0; g <= G; ++g) limb[g] = -limb[g];
+      carry_up();
+    }
+    const double sign = negative ? -1.0 : 1.0;
+    double slots[8];
+    for (int q = 0; q < 8; ++q) slots[q] = 0.0;
+    const std::uint64_t top = static_cast<std::uint64_t>(limb[0]);
+    const std::uint64_t low_mask = (std::uint64_t(1) << 26) - 1;
+    const double top_scale = power_of_two(scale);
+    slots[0] = sign * static_cast<double>(top & ~low_mask) * top_scale;
+    slots[1] = sign * static_cast<double>(top & low_mask) * top_scale;
+    int q = 2;
+    for (int g = 1; g <= G; g += 2) {
+      const bool pair = g + 1 <= G;
+      const std::int64_t v = pair ? limb[g] * radix + limb[g + 1] : limb[g];
+      const int x = scale - (pair ? g + 1 : g) * bits;
+      slots[q++] = sign * static_cast<double>(v) * power_of_two(x);
+    }
+    if (round_from_slots(finish, o, slots)) return true;
+    LongAccumulator acc;
+    for (int s = 0; s < q; ++s)
+      if (slots[s] != 0.0) acc.add(slots[s]);
+    finish(o, acc);
+    return true;
+  }
+
+  // Any element: the diagonal sums as terms of an expansion (the long accumulator for terms at
+  // the edges of the range), and the sign of an exact zero.
+  KOKKOS_INLINE_FUNCTION void general(std::int64_t o, std::int64_t i, std::int64_t jj,
+                                      std::int64_t j) const {
     Expansion<N, false> e;
     LazyLaneSink sink;
     const int scale = top_a(i) + top_b(j) - 2 * bits;
@@ -373,10 +452,7 @@ struct OzakiFinishFunctor {
     // doubles). S + T - 1 terms instead of S T.
     const int diagonals = slices_a + slices_b - 1;
     for (int g = 0; g < diagonals; ++g) {
-      std::int64_t q = 0;
-      const int s_end = g < slices_a ? g : slices_a - 1;
-      for (int s = g < slices_b ? 0 : g - slices_b + 1; s <= s_end; ++s)
-        q += static_cast<std::int64_t>(P(i * slices_a + s, jj * slices_b + (g - s)));
+      const std::int64_t q = diagonal_sum(i, jj, g);
       if (q == 0) continue;
       any = true;
       const int x = scale - g * bits;
