@@ -58,15 +58,14 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
   const bool forced = options.schedule == Schedule::ozaki;
   // automatic: host execution spaces with a vendor GEMM, and only when even one slice per operand
   // would pay (otherwise the scan is not worth it).
-  const OzakiCostModel model = OzakiCostModel::host();
+  const OzakiCostModel model;
   const bool consider =
       forced || (options.schedule == Schedule::automatic && is_host_space<ExecSpace>() &&
-                 EXKOKKOS_HAVE_KOKKOSKERNELS && model.ozaki(m, n, k, 1, 1) < model.exact(m, n, k));
+                 EXKOKKOS_HAVE_KOKKOSKERNELS && model.pays(m, n, k, 1, 1));
   if (consider) {
     const auto scales = plan_ozaki(space, op_a, op_b, m, n);
     const OzakiPlan& plan = scales.plan;
-    if (plan.feasible &&
-        (forced || model.ozaki(m, n, k, plan.slices_a, plan.slices_b) < model.exact(m, n, k))) {
+    if (plan.feasible && (forced || model.pays(m, n, k, plan.slices_a, plan.slices_b))) {
       launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, options.expansion_size,
                         SliceGemm::automatic);
       return;

@@ -282,6 +282,7 @@ TEST(GemmOzaki, HugeEntries) {
 // Ill-conditioned rows and columns (GenDot): massive cancellation between slices.
 TEST(GemmOzaki, IllConditioned) {
   Rng rng(106);
+  int checked = 0;
   for (double cond : {1e10, 1e60}) {
     const std::size_t k = 50, m = 9, n = 4;
     const auto pair = ExKokkosTest::gen_dot(k, cond, rng);
@@ -304,7 +305,9 @@ TEST(GemmOzaki, IllConditioned) {
     const auto plan = plan_of(p);
     if (!plan.feasible) continue;  // gen_dot may spread wider than the slice limit
     check_ozaki(p, p.expected(), "cond " + describe(cond));
+    ++checked;
   }
+  EXPECT_GT(checked, 0);
 }
 
 // Data that cannot be split: the Ozaki path refuses (writing nothing), exgemm with the schedule
@@ -459,6 +462,27 @@ TEST(GemmOzaki, SameBitsAsEveryOtherSchedule) {
         expect_bits(e, run<Kokkos::LayoutLeft>(p, with_schedule(s)),
                     kind.first + " schedule " + std::to_string(int(s)), "C");
     }
+}
+
+// A shape where Schedule::automatic's cost model takes the Ozaki path (checked through the model
+// and the plan), against the exact dot products of output_lanes and team_per_output: the same
+// bits (too large for the oracle in a unit test; the other suites check those schedules).
+TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
+  Rng rng(113);
+  const std::size_t n = 520;
+  const auto p =
+      make_problem<double>(n, n, n, false, false, 1.5, 0.5, rng, uniform_gen(), uniform_gen());
+  const auto plan = plan_of(p);
+  ASSERT_TRUE(plan.feasible) << plan.reason;
+  if (!EXKOKKOS_HAVE_KOKKOSKERNELS || !ExKokkos::Impl::is_host_space<Space>())
+    GTEST_SKIP() << "automatic takes the Ozaki path only on the host with Kokkos Kernels";
+  EXPECT_TRUE(ExKokkos::Impl::OzakiCostModel().pays(n, n, n, plan.slices_a, plan.slices_b));
+  const auto automatic = run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::automatic));
+  expect_bits(run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::output_lanes)),
+              automatic, "automatic against output_lanes", "C");
+  ExKokkos::OzakiPlan internal_plan;
+  expect_bits(automatic, run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::internal, internal_plan),
+              "automatic against the plain slice kernel", "C");
 }
 
 // The plan: slices of uniform and normal data at k = 1024 (the figures of docs/level3.md),

@@ -120,41 +120,57 @@ struct ColumnLines {
 
 // Per line: top(l) = e with every |x| < 2^e (one more than the largest exponent; 0 for a zero
 // line), low(l) = the weight of the lowest set bit of any entry (top(l) for a zero line), and
-// top(l) = not_finite when the line holds NaN or inf.
-template <class Lines, class IntView>
+// top(l) = not_finite when the line holds NaN or inf. A work item scans Block consecutive lines
+// together, k outermost: on the host (Block = 32) the rows of op(A) = A of a LayoutLeft A are
+// then read 32 contiguous entries at a time instead of one entry per cache line; on devices
+// (Block = 1) a thread per line, consecutive threads reading consecutive lines.
+template <class Lines, class IntView, int Block>
 struct OzakiScanFunctor {
+  static constexpr int none = -100000;
   Lines lines;
   IntView top, low;
-  std::int64_t k_count;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t l) const {
-    int hi = -100000, lo = 100000;
-    bool finite = true;
-    for (std::int64_t k = 0; k < k_count; ++k) {
-      const double x = lines(l, k);
-      const FloatClass c = classify(x);
-      if (c == FloatClass::zero) continue;
-      if (c != FloatClass::finite) {
-        finite = false;
-        break;
-      }
-      const DecomposedDouble d = decompose(x);
-      const int e = d.exponent + bit_width(d.significand);
-      const int z = d.exponent + trailing_zeros(d.significand);
-      hi = e > hi ? e : hi;
-      lo = z < lo ? z : lo;
+  std::int64_t count, k_count;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
+    const std::int64_t l0 = block * Block;
+    const int width = static_cast<int>(count - l0 < Block ? count - l0 : Block);
+    int hi[Block], lo[Block];
+    bool finite[Block];
+    for (int b = 0; b < Block; ++b) {
+      hi[b] = none;
+      lo[b] = -none;
+      finite[b] = true;
     }
-    if (!finite) {
-      top(l) = OzakiLimits::not_finite;
-      low(l) = 0;
-    } else if (hi == -100000) {
-      top(l) = 0;
-      low(l) = 0;
-    } else {
-      top(l) = hi;
-      low(l) = lo;
+    for (std::int64_t k = 0; k < k_count; ++k)
+      for (int b = 0; b < width; ++b) {
+        const double x = lines(l0 + b, k);
+        const FloatClass c = classify(x);
+        if (c == FloatClass::zero) continue;
+        if (c != FloatClass::finite) {
+          finite[b] = false;
+          continue;
+        }
+        const DecomposedDouble d = decompose(x);
+        const int e = d.exponent + bit_width(d.significand);
+        const int z = d.exponent + trailing_zeros(d.significand);
+        hi[b] = e > hi[b] ? e : hi[b];
+        lo[b] = z < lo[b] ? z : lo[b];
+      }
+    for (int b = 0; b < width; ++b) {
+      const bool zero = hi[b] == none;
+      top(l0 + b) = !finite[b] ? OzakiLimits::not_finite : (zero ? 0 : hi[b]);
+      low(l0 + b) = !finite[b] || zero ? 0 : lo[b];
     }
   }
 };
+
+template <class ExecSpace, class Lines, class IntView>
+void scan_lines(const ExecSpace& space, const Lines& lines, const IntView& top, const IntView& low,
+                std::int64_t count, std::int64_t k_count) {
+  constexpr int block = is_host_space<ExecSpace>() ? 32 : 1;
+  Kokkos::parallel_for("ExKokkos::exgemm ozaki scan",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, (count + block - 1) / block),
+                       OzakiScanFunctor<Lines, IntView, block>{lines, top, low, count, k_count});
+}
 
 // The integer made of the bits of |x| at positions [lo, lo + bits), with x's sign, as a double
 // (exact: below 2^26). Integer shifts only.
@@ -519,12 +535,8 @@ OzakiScales<typename ExecSpace::memory_space> plan_ozaki(const ExecSpace& space,
   r.top_b = IntView(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki top_b"), n);
   const IntView low_a(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki low_a"), m);
   const IntView low_b(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki low_b"), n);
-  Kokkos::parallel_for(
-      "ExKokkos::exgemm ozaki scan", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-      OzakiScanFunctor<RowLines<OpA>, IntView>{RowLines<OpA>{op_a}, r.top_a, low_a, k});
-  Kokkos::parallel_for(
-      "ExKokkos::exgemm ozaki scan", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-      OzakiScanFunctor<ColumnLines<OpB>, IntView>{ColumnLines<OpB>{op_b}, r.top_b, low_b, k});
+  scan_lines(space, RowLines<OpA>{op_a}, r.top_a, low_a, m, k);
+  scan_lines(space, ColumnLines<OpB>{op_b}, r.top_b, low_b, n, k);
   // The per-line results are few (m + n): reduce them on the host.
   const auto ta = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.top_a);
   const auto la = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), low_a);
@@ -618,28 +630,38 @@ void launch_gemm_ozaki(const ExecSpace& space,
   space.fence();  // P, As and Bs are released on return
 }
 
-// The cost model of Schedule::automatic (host execution spaces with Kokkos Kernels), in seconds
-// per unit, measured on the 2-core development machine (perf_tests/bench_blas3, docs/level3.md):
-// the other schedules cost about exact_per_term per term of the m n k, the Ozaki path S T GEMMs
-// at gemm_rate (lower for small matrices), the scan and split per entry of A and B, and the
-// finishing per term of each element of C.
+// The cost model of Schedule::automatic (host execution spaces with Kokkos Kernels), in seconds,
+// fitted to perf_tests/bench_blas3 on the 2-core development machine (OpenMP, 2 threads,
+// OpenBLAS behind KokkosBlas::gemm; 2026-11-23; the machine was shared, timings vary by 2x at
+// n = 256): the other schedules cost about exact_per_term per term of the m n k; the Ozaki path
+// a fixed overhead, S T GEMMs at gemm_flops_per_s (less when the smallest extent of the slice
+// GEMM is below 256), the scan and split per slice of each entry of A and B, and the exact sum
+// and rounding of each element of C. It is taken only when predicted below margin times the
+// other: near the break-even (n around 256 for uniform data) either path is as good.
 struct OzakiCostModel {
-  double exact_per_term, gemm_flops_per_s, split_per_entry, sum_per_term, round_per_element;
-  static OzakiCostModel host() { return {2.0e-9, 4.0e10, 1.5e-8, 4.0e-9, 4.0e-8}; }
+  double exact_per_term = 2.7e-9;
+  double fixed = 2e-3;
+  double gemm_flops_per_s = 4.5e10;
+  double full_rate_extent = 256;
+  double split_per_entry = 1.0e-8;
+  double per_element = 1.2e-7, per_diagonal = 5e-9;
+  double margin = 0.75;
 
-  double gemm_rate(std::int64_t m, std::int64_t n, std::int64_t k) const {
-    // A vendor GEMM reaches its rate only for large enough blocks; below, count it as lower.
-    const double smallest = double(std::min(std::min(m, n), k));
-    return gemm_flops_per_s * std::min(1.0, smallest / 256.0 + 0.05);
+  double gemm_rate(std::int64_t rows, std::int64_t cols, std::int64_t k) const {
+    const double smallest = double(std::min(std::min(rows, cols), k));
+    return gemm_flops_per_s * std::min(1.0, smallest / full_rate_extent);
   }
   double exact(std::int64_t m, std::int64_t n, std::int64_t k) const {
     return exact_per_term * double(m) * double(n) * double(k);
   }
   double ozaki(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
-    const double st = double(S) * double(T);
-    return st * 2.0 * double(m) * double(n) * double(k) / gemm_rate(m, n, k) +
-           split_per_entry * (double(m) * k * (1 + S) + double(k) * n * (1 + T)) +
-           double(m) * double(n) * (sum_per_term * st + round_per_element);
+    const double flops = 2.0 * double(S) * double(T) * double(m) * double(n) * double(k);
+    return fixed + flops / gemm_rate(S * m, T * n, k) +
+           split_per_entry * (double(m) * double(k) * (1 + S) + double(k) * double(n) * (1 + T)) +
+           double(m) * double(n) * (per_element + per_diagonal * (S + T - 1));
+  }
+  bool pays(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
+    return ozaki(m, n, k, S, T) < margin * exact(m, n, k);
   }
 };
 
