@@ -36,10 +36,13 @@
 // Summation. The exact element is
 //     S_ij = sum_{s,t} P_st(i, j) 2^(ea_i + eb_j - (s + t + 2) beta),
 // S T terms per element, each an integer below 2^53 times a power of two; those of one diagonal
-// s + t = g share their power of two and are summed first in 64-bit integers (exact). They go into
-// an expansion (a term that is not a double, at the edges of the range, as an exact product of two
-// doubles into the long accumulator), and the element is rounded once as
-// RN(alpha S_ij + beta c_ij) by GemvFinish, the code every other schedule uses.
+// s + t = g share their power of two and are summed first in 64-bit integers (exact). Usually
+// (S + T <= 14, scales inside 2^+-1000) the S + T - 1 diagonal sums are carried into beta-bit
+// limbs and become at most 8 non-overlapping exact doubles for the certified rounding without a
+// long accumulator (OzakiFinishFunctor::fast); otherwise they go into an expansion (a term that
+// is not a double, at the edges of the range, as an exact product of two doubles into the long
+// accumulator). Either way the element is rounded once as RN(alpha S_ij + beta c_ij) by
+// GemvFinish, the code every other schedule uses.
 //
 // When the path is taken: every entry of op(A) and op(B) finite (NaN and inf keep the IEEE rules
 // of the other path); max ea + max eb + K + ceil(log2 min(S, T)) <= 2047, so that each term
@@ -51,7 +54,8 @@
 // |P 2^x| < 2^2047 it is the product of two doubles h = P 2^x1 and g = 2^x2 (add_scaled_integer).
 //
 // Cost: the scan of op(A) and op(B) (one pass), the slices (S m k + T k n doubles), one GEMM of
-// (S m) x k x (T n) (in column blocks of C to bound P's memory), and S T terms per element of C.
+// (S m) x k x (T n) (in column blocks of C to bound P's memory), and S T integer additions and
+// one certified rounding per element of C.
 #ifndef EXKOKKOS_GEMMOZAKI_IMPL_HPP
 #define EXKOKKOS_GEMMOZAKI_IMPL_HPP
 
