@@ -16,10 +16,23 @@
 //
 // Cost: that of m * n exact dot products of length k (about 35 flops per term on the host, bound
 // by arithmetic, not memory), plus one long accumulator per output, cleared and rounded once.
+//
+// Schedule::ozaki (blas/impl/ExKokkos_GemmOzaki_impl.hpp): A and B split exactly into S and T
+// slices of beta bits (2 beta + ceil(log2 k) <= 53), whose S T products an ordinary GEMM
+// (KokkosBlas::gemm when ExKokkos was configured with Kokkos Kernels, else a plain Kokkos kernel)
+// computes without any rounding; the products are summed exactly per element and rounded once as
+// above, so the bits are those of every other schedule. S and T come from the data (the widest
+// row of op(A), column of op(B)): 3 for uniform data at k = 1024, 4 for normal data, tens for data
+// spread over hundreds of binades. Data that cannot be split (NaN or inf in A or B, entries near
+// the overflow threshold, more than 48 slices, slices over 2 GiB) take the default schedule, even
+// when ozaki is asked for. Schedule::automatic takes the Ozaki path on host execution spaces with
+// Kokkos Kernels when its cost model (S T GEMMs against the exact dot products) says it is
+// faster. ExKokkos::exgemm_ozaki_plan(space, transA, transB, A, B) tells what it would do.
 #ifndef EXKOKKOS_GEMM_HPP
 #define EXKOKKOS_GEMM_HPP
 
 #include "ExKokkos_Gemv.hpp"
+#include "impl/ExKokkos_GemmOzaki_impl.hpp"
 #include "impl/ExKokkos_Gemm_impl.hpp"
 
 namespace ExKokkos {
@@ -36,10 +49,70 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
   const OpB op_b{B};
   const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
-  const GemvConfig c = resolve_gemm_config(space, options, FlatRowsOperand<OpA>{op_a, m, n},
+  const std::int64_t k = op_a.inner();
+  // The other schedules' configuration first: it validates every option, whichever path runs.
+  Options other = options;
+  if (other.schedule == Schedule::ozaki) other.schedule = Schedule::automatic;
+  const GemvConfig c = resolve_gemm_config(space, other, FlatRowsOperand<OpA>{op_a, m, n},
                                            std::is_same<T, double>::value);
+  const bool forced = options.schedule == Schedule::ozaki;
+  // automatic: host execution spaces with a vendor GEMM, and only when even one slice per operand
+  // would pay (otherwise the scan is not worth it).
+  const OzakiCostModel model;
+  const bool consider =
+      forced || (options.schedule == Schedule::automatic && is_host_space<ExecSpace>() &&
+                 EXKOKKOS_HAVE_KOKKOSKERNELS && model.pays(m, n, k, 1, 1));
+  if (consider) {
+    const auto scales = plan_ozaki(space, op_a, op_b, m, n);
+    const OzakiPlan& plan = scales.plan;
+    if (plan.feasible && (forced || model.pays(m, n, k, plan.slices_a, plan.slices_b))) {
+      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, options.expansion_size,
+                        SliceGemm::automatic);
+      return;
+    }
+  }
   launch_gemm(space, c, op_a, op_b, C, alpha, beta, options.block_size,
               std::integral_constant<bool, is_host_space<ExecSpace>()>());
+}
+
+// The Ozaki path alone, with a chosen slice GEMM, expansion size and column-block size of the
+// slice products (tests; the benchmark): runs it when the data can be split and returns the plan;
+// writes nothing when the plan is not feasible. Arguments checked
+// as exgemm's; alpha != 0 and k > 0 are the caller's business.
+template <class ExecSpace, class AView, class BView, class CView>
+OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char transB[],
+                       typename CView::const_value_type& alpha, const AView& A, const BView& B,
+                       typename CView::const_value_type& beta, const CView& C, SliceGemm which,
+                       int expansion_size = 0,
+                       std::int64_t block_doubles = OzakiLimits::product_block_doubles) {
+  const char* routine = "ExKokkos::exgemm";
+  const bool trans_a = parse_flag(routine, "transA", transA, "NTC") != 'N';
+  const bool trans_b = parse_flag(routine, "transB", transB, "NTC") != 'N';
+  check_gemm_extents(routine, trans_a, trans_b, A, B, C);
+  check_no_overlap(routine, "A", C, A);
+  check_no_overlap(routine, "B", C, B);
+  const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
+  const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
+  OzakiPlan plan;
+  auto run = [&](auto op_a, auto op_b) {
+    const auto scales = plan_ozaki(space, op_a, op_b, m, n);
+    plan = scales.plan;
+    if (plan.feasible)
+      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, expansion_size, which,
+                        block_doubles);
+  };
+  if (trans_a) {
+    if (trans_b)
+      run(MatrixOperand<AView, true>{A}, MatrixOperand<BView, true>{B});
+    else
+      run(MatrixOperand<AView, true>{A}, MatrixOperand<BView, false>{B});
+  } else {
+    if (trans_b)
+      run(MatrixOperand<AView, false>{A}, MatrixOperand<BView, true>{B});
+    else
+      run(MatrixOperand<AView, false>{A}, MatrixOperand<BView, false>{B});
+  }
+  return plan;
 }
 
 }  // namespace Impl
@@ -93,6 +166,32 @@ void exgemm(const char transA[], const char transB[], typename CView::const_valu
             const AView& A, const BView& B, typename CView::const_value_type& beta, const CView& C,
             const Options& options = {}) {
   exgemm(typename CView::execution_space(), transA, transB, alpha, A, B, beta, C, options);
+}
+
+// What Schedule::ozaki would do with these A and B (scans them; writes nothing): whether they can
+// be split exactly, into how many slices per operand, of how many bits.
+template <class ExecSpace, class AView, class BView,
+          typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank2_view<BView>(),
+                                  int>::type = 0>
+OzakiPlan exgemm_ozaki_plan(const ExecSpace& space, const char transA[], const char transB[],
+                            const AView& A, const BView& B) {
+  const char* routine = "ExKokkos::exgemm_ozaki_plan";
+  const bool trans_a = Impl::parse_flag(routine, "transA", transA, "NTC") != 'N';
+  const bool trans_b = Impl::parse_flag(routine, "transB", transB, "NTC") != 'N';
+  const std::int64_t m = static_cast<std::int64_t>(A.extent(trans_a ? 1 : 0));
+  const std::int64_t n = static_cast<std::int64_t>(B.extent(trans_b ? 0 : 1));
+  if (A.extent(trans_a ? 0 : 1) != B.extent(trans_b ? 1 : 0))
+    throw std::invalid_argument(std::string(routine) +
+                                ": the inner extents of op(A) and op(B) differ");
+  auto plan_for = [&](auto op_a, auto op_b) {
+    return Impl::plan_ozaki(space, op_a, op_b, m, n).plan;
+  };
+  using Impl::MatrixOperand;
+  if (trans_a)
+    return trans_b ? plan_for(MatrixOperand<AView, true>{A}, MatrixOperand<BView, true>{B})
+                   : plan_for(MatrixOperand<AView, true>{A}, MatrixOperand<BView, false>{B});
+  return trans_b ? plan_for(MatrixOperand<AView, false>{A}, MatrixOperand<BView, true>{B})
+                 : plan_for(MatrixOperand<AView, false>{A}, MatrixOperand<BView, false>{B});
 }
 
 }  // namespace ExKokkos

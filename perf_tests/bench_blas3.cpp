@@ -3,6 +3,12 @@
 // ordinary count, for both) and prints the time ratios at the end (--benchmark_out=f.json
 // --benchmark_out_format=json for perf_tests/plot_results.py). --benchmark_filter=/128 etc. to
 // run a part: exgemm at 2048 takes tens of seconds on two cores.
+//
+// Rows: exgemm (Schedule::automatic: the cost model picks the Ozaki path or the exact dot
+// products), exgemm_lanes (the exact dot products, output_lanes), exgemm_ozaki (Schedule::ozaki,
+// with the slices per operand as counters slices_a, slices_b), each beside KokkosBlas::gemm; data
+// "NN" uniform(-1, 1), "NN_normal" N(0, 1) (Ozaki rows and their baselines, sizes up to 1024 and
+// two skinny shapes).
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
@@ -15,6 +21,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -32,23 +39,53 @@ struct Shape {
   std::size_t m, n, k;
 };
 
-GemmProblem make_gemm(const Shape& s) {
+// N(0, 1) by Box-Muller from the pool's uniforms (the data of the "NN_normal" rows).
+struct NormalFill {
+  Matrix M;
+  Kokkos::Random_XorShift64_Pool<Space> pool;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, const std::size_t j) const {
+    auto g = pool.get_state();
+    const double u1 = 1.0 - g.drand(), u2 = g.drand();
+    pool.free_state(g);
+    M(i, j) = Kokkos::Experimental::sqrt(-2.0 * Kokkos::Experimental::log(u1)) *
+              Kokkos::Experimental::cos(6.283185307179586 * u2);
+  }
+};
+
+void fill(const Matrix& M, Kokkos::Random_XorShift64_Pool<Space>& pool, bool normal) {
+  if (!normal) {
+    Kokkos::fill_random(M, pool, -1.0, 1.0);
+    return;
+  }
+  Kokkos::parallel_for(
+      "normal", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {M.extent(0), M.extent(1)}),
+      NormalFill{M, pool});
+}
+
+GemmProblem make_gemm(const Shape& s, bool normal) {
   GemmProblem p{Matrix("A", s.m, s.k), Matrix("B", s.k, s.n), Matrix("C", s.m, s.n),
                 Matrix("C0", s.m, s.n)};
   Kokkos::Random_XorShift64_Pool<Space> pool(s.m + 3 * s.n + 7 * s.k);
-  Kokkos::fill_random(p.A, pool, -1.0, 1.0);
-  Kokkos::fill_random(p.B, pool, -1.0, 1.0);
+  fill(p.A, pool, normal);
+  fill(p.B, pool, normal);
   Kokkos::fill_random(p.C0, pool, -1.0, 1.0);
   return p;
 }
 
 void register_gemm(const std::string& routine, const Shape& s,
-                   std::function<void(GemmProblem&)> body) {
-  const std::string name = routine + "/NN/" + std::to_string(s.m) + "x" + std::to_string(s.n) +
-                           "x" + std::to_string(s.k);
+                   std::function<void(GemmProblem&)> body, bool normal = false,
+                   bool count_slices = false) {
+  const std::string name = routine + (normal ? "/NN_normal/" : "/NN/") + std::to_string(s.m) + "x" +
+                           std::to_string(s.n) + "x" + std::to_string(s.k);
   benchmark::RegisterBenchmark(name.c_str(),
                                [=](benchmark::State& state) {
-                                 GemmProblem p = make_gemm(s);
+                                 GemmProblem p = make_gemm(s, normal);
+                                 if (count_slices) {
+                                   const auto plan =
+                                       ExKokkos::exgemm_ozaki_plan(Space(), "N", "N", p.A, p.B);
+                                   state.counters["slices_a"] = plan.slices_a;
+                                   state.counters["slices_b"] = plan.slices_b;
+                                 }
                                  for (auto _ : state) {
                                    state.PauseTiming();
                                    Kokkos::deep_copy(p.C, p.C0);  // C keeps its range
@@ -73,16 +110,47 @@ int main(int argc, char** argv) {
   const std::vector<Shape> shapes = {{128, 128, 128},    {256, 256, 256},    {512, 512, 512},
                                      {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 64, 4096},
                                      {64, 4096, 4096},   {4096, 4096, 64}};
+  ExKokkos::Options lanes, ozaki;
+  lanes.schedule = ExKokkos::Schedule::output_lanes;
+  ozaki.schedule = ExKokkos::Schedule::ozaki;
+  const std::vector<Shape> ozaki_shapes = {{128, 128, 128},    {256, 256, 256},  {512, 512, 512},
+                                           {1024, 1024, 1024}, {4096, 64, 4096}, {4096, 4096, 64}};
   for (const auto& s : shapes) {
-    register_gemm("exgemm", s, [](GemmProblem& p) {
-      ExKokkos::exgemm(Space(), "N", "N", 1.5, p.A, p.B, 0.5, p.C);
+    const bool with_ozaki = std::any_of(ozaki_shapes.begin(), ozaki_shapes.end(), [&](Shape o) {
+      return o.m == s.m && o.n == s.n && o.k == s.k;
     });
+    for (bool normal : {false, true}) {
+      if (normal && !with_ozaki) continue;
+      register_gemm(
+          "exgemm", s,
+          [](GemmProblem& p) { ExKokkos::exgemm(Space(), "N", "N", 1.5, p.A, p.B, 0.5, p.C); },
+          normal);
+      if (with_ozaki) {
+        register_gemm(
+            "exgemm_lanes", s,
+            [lanes](GemmProblem& p) {
+              ExKokkos::exgemm(Space(), "N", "N", 1.5, p.A, p.B, 0.5, p.C, lanes);
+            },
+            normal);
+        register_gemm(
+            "exgemm_ozaki", s,
+            [ozaki](GemmProblem& p) {
+              ExKokkos::exgemm(Space(), "N", "N", 1.5, p.A, p.B, 0.5, p.C, ozaki);
+            },
+            normal, true);
+      }
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
-    register_gemm("KokkosBlas::gemm", s,
-                  [](GemmProblem& p) { KokkosBlas::gemm("N", "N", 1.5, p.A, p.B, 0.5, p.C); });
+      register_gemm(
+          "KokkosBlas::gemm", s,
+          [](GemmProblem& p) { KokkosBlas::gemm("N", "N", 1.5, p.A, p.B, 0.5, p.C); }, normal);
 #endif
+    }
   }
-  const std::vector<std::pair<std::string, std::string>> pairs = {{"exgemm", "KokkosBlas::gemm"}};
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"exgemm", "KokkosBlas::gemm"},
+      {"exgemm_lanes", "KokkosBlas::gemm"},
+      {"exgemm_ozaki", "KokkosBlas::gemm"},
+      {"exgemm_ozaki", "exgemm_lanes"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -19,6 +19,9 @@ enum class Schedule : int {
   output_block,     // exgemv, any backend (the default on devices): a team per block of outputs,
                     // a group of its threads per output, neighbouring threads reading
                     // neighbouring elements of A
+  ozaki,            // exgemm, any backend: error-free splitting of A and B into slices whose
+                    // products an ordinary GEMM computes exactly (Kokkos Kernels' where available);
+                    // data that cannot be split (NaN, inf, too wide a range) use the default
 };
 
 struct Options {

@@ -11,9 +11,10 @@
 // same bits (ExBLAS, ExGEMM: an expansion per element of C, the long accumulator on overflow and at
 // the end, reused from one element to the next).
 //
-// What is not here: the Ozaki splitting (slices of A and B whose products an ordinary GEMM computes
-// exactly). With data spread over many binades it needs many slices per operand (every bit of
-// every entry must land in some slice), so its cost depends on the data while this one does not.
+// Not here: the Ozaki schedule (ExKokkos_GemmOzaki_impl.hpp), slices of A and B whose products an
+// ordinary GEMM computes exactly. With data spread over many binades it needs many slices per
+// operand (every bit of every entry must land in some slice), so its cost depends on the data
+// while this one's does not; exgemm keeps both and picks by a cost model.
 #ifndef EXKOKKOS_GEMM_IMPL_HPP
 #define EXKOKKOS_GEMM_IMPL_HPP
 

@@ -355,6 +355,7 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
           : static_cast<int>(std::min<std::int64_t>(op.outputs(), host ? 1 << 16 : 1 << 20));
   c.schedule = opt.schedule;
   check_option(c.schedule != Schedule::tiles, routine, "schedule (tiles is exgemm's)");
+  check_option(c.schedule != Schedule::ozaki, routine, "schedule (ozaki is exgemm's)");
   if (c.schedule == Schedule::automatic) {
     if (!host)
       c.schedule = Schedule::output_block;

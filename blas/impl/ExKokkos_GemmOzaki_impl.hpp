@@ -1,0 +1,675 @@
+// exgemm by error-free splitting (the Ozaki scheme: Ozaki, Ogita, Oishi, Rump, "Error-free
+// transformations of matrix multiplication by using fast routines of matrix multiplication and its
+// applications", Numer. Algorithms 59, 2012), made exact rather than accurate: every bit of every
+// entry goes into some slice, every slice product is computed exactly by an ordinary GEMM, and the
+// slice products are summed exactly and rounded once with alpha and beta, exactly as the other
+// schedules round (GemvFinish: round_scaled_sum / round_from_slots). So this path gives the same
+// bits as every other schedule; it only lets a vendor GEMM do the O(m n k) work.
+//
+// Splitting. Let K = ceil(log2 k) and beta = floor((53 - K) / 2) bits per slice, so that
+// 2 beta + K <= 53. Row i of op(A) gets the power of two 2^ea_i > max_k |a_ik| (ea_i is one more
+// than the exponent of the row's largest entry), column j of op(B) likewise 2^eb_j. Slice s of
+// a_ik is the integer d_s(a_ik) made of the bits of |a_ik| at the positions
+// [ea_i - (s+1) beta, ea_i - s beta), with a_ik's sign, so that
+//     a_ik = sum_s d_s(a_ik) 2^(ea_i - (s+1) beta),   |d_s| <= 2^beta - 1,
+// exactly, as soon as the slices reach down to the lowest set bit of every entry of the row: the
+// number of slices S is taken from the data (the widest row: ceil((ea_i - lowest bit) / beta)),
+// never truncated, so the method is exact, not approximate. The digits are cut from the IEEE bits
+// with integer shifts (no floating-point operation, nothing to underflow): the stored slice values
+// are small integers whatever the magnitude of the data, the scales 2^ea_i are kept apart as
+// integers and applied only when the products are summed.
+//
+// Why an ordinary GEMM is exact on slices. The slice product P_st = A_s B_t has entries
+//     P_st(i, j) = sum_k d_s(a_ik) d_t(b_kj),
+// a sum of k integers each of magnitude <= (2^beta - 1)^2 < 2^(2 beta). Any partial sum that any
+// GEMM forms, in any order, blocked or not, with or without FMA, split over threads or not, is a
+// sum of a subset of these products: an integer of magnitude < k 2^(2 beta) <= 2^(K + 2 beta)
+// <= 2^53, so exactly representable in double. Every floating-point addition and every FMA in
+// it therefore has an exact result and rounds nothing: the computed P_st is the exact P_st, bit
+// for bit, whatever the GEMM (OpenBLAS with FMA kernels, cuBLAS, Kokkos Kernels' own kernels,
+// the plain kernel below). What would break this: fast algorithms that add or subtract entries of
+// A or B before multiplying (Strassen, Winograd), since the sums of slices are no longer below
+// 2^beta and their products no longer below 2^(2 beta); and a GEMM that itself computes
+// approximately (reduced-precision or "emulated FP64" modes of a vendor library, TF32-style
+// tensor-core modes): leave those off for this path.
+//
+// Summation. The exact element is
+//     S_ij = sum_{s,t} P_st(i, j) 2^(ea_i + eb_j - (s + t + 2) beta),
+// S T terms per element, each an integer below 2^53 times a power of two; those of one diagonal
+// s + t = g share their power of two and are summed first in 64-bit integers (exact). Usually
+// (S + T <= 14, scales inside 2^+-1000) the S + T - 1 diagonal sums are carried into beta-bit
+// limbs and become at most 8 non-overlapping exact doubles for the certified rounding without a
+// long accumulator (OzakiFinishFunctor::fast); otherwise they go into an expansion (a term that
+// is not a double, at the edges of the range, as an exact product of two doubles into the long
+// accumulator). Either way the element is rounded once as RN(alpha S_ij + beta c_ij) by
+// GemvFinish, the code every other schedule uses.
+//
+// When the path is taken: every entry of op(A) and op(B) finite (NaN and inf keep the IEEE rules
+// of the other path); max ea + max eb + K + ceil(log2 min(S, T)) <= 2047, so that each term
+// Q 2^x of the finishing (Q a sum of at most min(S, T) slice products, |Q| < min(S, T) 2^(2 beta
+// + K)) splits into two doubles (below); at most max_slices slices per operand and the slice
+// matrices within max_slice_doubles. Otherwise exgemm uses its other schedules (same bits). Range
+// of the terms: each product (slice of a)(slice of b) is a multiple of 2^-2148 (both slices are bit
+// ranges of doubles, whose lowest bits weigh at least 2^-1074), so every term P 2^x is too; with
+// |P 2^x| < 2^2047 it is the product of two doubles h = P 2^x1 and g = 2^x2 (add_scaled_integer).
+//
+// Cost: the scan of op(A) and op(B) (one pass), the slices (S m k + T k n doubles), one GEMM of
+// (S m) x k x (T n) (in column blocks of C to bound P's memory), and S T integer additions and
+// one certified rounding per element of C.
+#ifndef EXKOKKOS_GEMMOZAKI_IMPL_HPP
+#define EXKOKKOS_GEMMOZAKI_IMPL_HPP
+
+#include <ExKokkos_config.hpp>
+
+#include "ExKokkos_Gemv_impl.hpp"
+
+#if EXKOKKOS_HAVE_KOKKOSKERNELS
+#include <KokkosBlas3_gemm.hpp>
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace ExKokkos {
+
+// What the Ozaki schedule of exgemm would do with given A and B (ExKokkos::exgemm_ozaki_plan):
+// whether the data can be split (feasible), into how many slices per operand, of how many bits.
+struct OzakiPlan {
+  bool feasible = false;
+  int slices_a = 0;         // slices of op(A) (of its widest row)
+  int slices_b = 0;         // slices of op(B) (of its widest column)
+  int slice_bits = 0;       // beta: bits per slice, 2 beta + ceil(log2 k) <= 53
+  const char* reason = "";  // why not feasible
+};
+
+namespace Impl {
+
+struct OzakiLimits {
+  // More slices than this per operand and the path is not taken, even when forced (the slices of
+  // a row of data spread over 2^+-300 at k = 1024 are 30; the full double range needs 81 of 26
+  // bits). The cost model refuses far fewer.
+  static constexpr int max_slices = 48;
+  // Slices of op(A) and op(B) together, in doubles (2 GiB).
+  static constexpr std::int64_t max_slice_doubles = std::int64_t(1) << 28;
+  // The product of the slices is computed in column blocks of C of at most this many doubles.
+  static constexpr std::int64_t product_block_doubles = std::int64_t(1) << 24;
+  // Markers in a line's top exponent.
+  static constexpr int not_finite = 1 << 20;
+};
+
+// Which GEMM multiplies the slices: Kokkos Kernels' (a vendor BLAS behind it where configured),
+// or the plain Kokkos kernel below (every backend; the only one without Kokkos Kernels).
+enum class SliceGemm : int { automatic, vendor, internal };
+
+KOKKOS_INLINE_FUNCTION int trailing_zeros(std::uint64_t x) {  // x != 0
+  return bit_width(x & (~x + 1)) - 1;
+}
+
+// Line l of op(A) (a row) or of op(B)^T (a column of op(B)) as a function of (l, k).
+template <class Op>
+struct RowLines {
+  Op op;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t l, std::int64_t k) const {
+    return op(l, k);
+  }
+};
+template <class Op>
+struct ColumnLines {
+  Op op;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t l, std::int64_t k) const {
+    return op(k, l);
+  }
+};
+
+// Per line: top(l) = e with every |x| < 2^e (one more than the largest exponent; 0 for a zero
+// line), low(l) = the weight of the lowest set bit of any entry (top(l) for a zero line), and
+// top(l) = not_finite when the line holds NaN or inf. A work item scans Block consecutive lines
+// together, k outermost: on the host (Block = 32) the rows of op(A) = A of a LayoutLeft A are
+// then read 32 contiguous entries at a time instead of one entry per cache line; on devices
+// (Block = 1) a thread per line, consecutive threads reading consecutive lines.
+template <class Lines, class IntView, int Block>
+struct OzakiScanFunctor {
+  static constexpr int none = -100000;
+  Lines lines;
+  IntView top, low;
+  std::int64_t count, k_count;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
+    const std::int64_t l0 = block * Block;
+    const int width = static_cast<int>(count - l0 < Block ? count - l0 : Block);
+    int hi[Block], lo[Block];
+    bool finite[Block];
+    for (int b = 0; b < Block; ++b) {
+      hi[b] = none;
+      lo[b] = -none;
+      finite[b] = true;
+    }
+    for (std::int64_t k = 0; k < k_count; ++k)
+      for (int b = 0; b < width; ++b) {
+        const double x = lines(l0 + b, k);
+        const FloatClass c = classify(x);
+        if (c == FloatClass::zero) continue;
+        if (c != FloatClass::finite) {
+          finite[b] = false;
+          continue;
+        }
+        const DecomposedDouble d = decompose(x);
+        const int e = d.exponent + bit_width(d.significand);
+        const int z = d.exponent + trailing_zeros(d.significand);
+        hi[b] = e > hi[b] ? e : hi[b];
+        lo[b] = z < lo[b] ? z : lo[b];
+      }
+    for (int b = 0; b < width; ++b) {
+      const bool zero = hi[b] == none;
+      top(l0 + b) = !finite[b] ? OzakiLimits::not_finite : (zero ? 0 : hi[b]);
+      low(l0 + b) = !finite[b] || zero ? 0 : lo[b];
+    }
+  }
+};
+
+template <class ExecSpace, class Lines, class IntView>
+void scan_lines(const ExecSpace& space, const Lines& lines, const IntView& top, const IntView& low,
+                std::int64_t count, std::int64_t k_count) {
+  constexpr int block = is_host_space<ExecSpace>() ? 32 : 1;
+  Kokkos::parallel_for("ExKokkos::exgemm ozaki scan",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, (count + block - 1) / block),
+                       OzakiScanFunctor<Lines, IntView, block>{lines, top, low, count, k_count});
+}
+
+// The integer made of the bits of |x| at positions [lo, lo + bits), with x's sign, as a double
+// (exact: below 2^26). Integer shifts only.
+KOKKOS_INLINE_FUNCTION double slice_digit(double x, int lo, int bits) {
+  if (classify(x) != FloatClass::finite) return 0.0;  // zero (the scan refused NaN and inf)
+  const DecomposedDouble d = decompose(x);
+  const int shift = d.exponent - lo;  // bit 0 of the significand sits at position shift
+  std::uint64_t v;
+  if (shift >= 0)
+    v = shift >= 64 ? 0 : d.significand << shift;  // bits pushed out lie above the window
+  else
+    v = -shift >= 64 ? 0 : d.significand >> -shift;
+  v &= (std::uint64_t(1) << bits) - 1;
+  if (v == 0) return 0.0;
+  const double r = static_cast<double>(v);
+  return d.negative ? -r : r;
+}
+
+// Slices of op(A): As(i S + s, k) = d_s(a_ik), s < S, As LayoutLeft (S m) x k.
+template <class OpA, class IntView, class SliceView>
+struct SliceRowsFunctor {
+  OpA op;
+  IntView top;
+  SliceView out;
+  std::int64_t m;
+  int slices, bits;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t q) const {
+    const std::int64_t i = q % m, k = q / m;
+    const double x = op(i, k);
+    const int e = top(i);
+    for (int s = 0; s < slices; ++s)
+      out(i * slices + s, k) = slice_digit(x, e - (s + 1) * bits, bits);
+  }
+};
+
+// Slices of op(B): Bs(k, j T + t) = d_t(b_kj), t < T, Bs LayoutLeft k x (T n).
+template <class OpB, class IntView, class SliceView>
+struct SliceColumnsFunctor {
+  OpB op;
+  IntView top;
+  SliceView out;
+  std::int64_t k_count;
+  int slices, bits;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t q) const {
+    const std::int64_t k = q % k_count, j = q / k_count;
+    const double x = op(k, j);
+    const int e = top(j);
+    for (int t = 0; t < slices; ++t)
+      out(k, j * slices + t) = slice_digit(x, e - (t + 1) * bits, bits);
+  }
+};
+
+// The plain slice GEMM, P = A B, for builds without Kokkos Kernels (any backend): a team per
+// 32 x 32 tile of P, panels of 32 of A and B and the tile itself in scratch memory. Exact on
+// slices for the reason given at the top (every partial sum is an integer below 2^53), so its
+// summation order does not matter.
+template <class ExecSpace, class AV, class BV, class PV>
+struct SliceGemmFunctor {
+  static constexpr int tile = 32;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  AV A;
+  BV B;
+  PV P;
+  std::int64_t rows, cols, depth, tiles_m, tiles;
+
+  static std::size_t scratch_size() { return sizeof(double) * 3 * tile * tile; }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    double* a = static_cast<double*>(team.team_scratch(0).get_shmem(sizeof(double) * tile * tile));
+    double* b = static_cast<double*>(team.team_scratch(0).get_shmem(sizeof(double) * tile * tile));
+    double* c = static_cast<double*>(team.team_scratch(0).get_shmem(sizeof(double) * tile * tile));
+    for (std::int64_t t = team.league_rank(); t < tiles; t += team.league_size()) {
+      const std::int64_t i0 = (t % tiles_m) * tile, j0 = (t / tiles_m) * tile;
+      team.team_barrier();  // the previous tile is written out
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile),
+                           [&](const int q) { c[q] = 0.0; });
+      for (std::int64_t k0 = 0; k0 < depth; k0 += tile) {
+        const int kb = static_cast<int>(depth - k0 < tile ? depth - k0 : tile);
+        team.team_barrier();  // the previous panels are no longer read
+        // a(r, kk) column by column, b(kk, c) column by column; zeros past the edges.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * kb), [&](const int q) {
+          const std::int64_t i = i0 + q % tile;
+          a[q] = i < rows ? A(i, k0 + q / tile) : 0.0;
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * kb), [&](const int q) {
+          const std::int64_t j = j0 + q / kb;
+          b[q] = j < cols ? B(k0 + q % kb, j) : 0.0;
+        });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](const int q) {
+          const double* a_row = a + q % tile;
+          const double* b_col = b + (q / tile) * kb;
+          double sum = c[q];
+          for (int kk = 0; kk < kb; ++kk) sum += a_row[kk * tile] * b_col[kk];
+          c[q] = sum;
+        });
+      }
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile * tile), [&](const int q) {
+        const std::int64_t i = i0 + q % tile, j = j0 + q / tile;
+        if (i < rows && j < cols) P(i, j) = c[q];
+      });
+    }
+  }
+};
+
+template <class ExecSpace, class AV, class BV, class PV>
+void slice_gemm_internal(const ExecSpace& space, const AV& A, const BV& B, const PV& P) {
+  using F = SliceGemmFunctor<ExecSpace, AV, BV, PV>;
+  const std::int64_t rows = static_cast<std::int64_t>(P.extent(0));
+  const std::int64_t cols = static_cast<std::int64_t>(P.extent(1));
+  const std::int64_t tiles_m = (rows + F::tile - 1) / F::tile;
+  const std::int64_t tiles = tiles_m * ((cols + F::tile - 1) / F::tile);
+  const bool host = is_host_space<ExecSpace>();
+  const int league = static_cast<int>(
+      std::min<std::int64_t>(tiles, host ? 4 * compat::concurrency(space) : tiles));
+  Kokkos::TeamPolicy<ExecSpace> policy(space, league, host ? 1 : 64);
+  policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size()));
+  Kokkos::parallel_for(
+      "ExKokkos::exgemm ozaki slices", policy,
+      F{A, B, P, rows, cols, static_cast<std::int64_t>(A.extent(1)), tiles_m, tiles});
+}
+
+// P = A B for the slices.
+template <class ExecSpace, class AV, class BV, class PV>
+void slice_gemm(const ExecSpace& space, const AV& A, const BV& B, const PV& P, SliceGemm which) {
+#if EXKOKKOS_HAVE_KOKKOSKERNELS
+  if (which != SliceGemm::internal) {
+    // Kokkos Kernels 3.4 has no execution-space-first gemm: it runs on the views' default
+    // execution-space instance, so fence around it.
+    space.fence();
+    KokkosBlas::gemm("N", "N", 1.0, A, B, 0.0, P);
+    Kokkos::fence();
+    return;
+  }
+#else
+  (void)which;
+#endif
+  slice_gemm_internal(space, A, B, P);
+}
+
+// The exact double 2^e, -1074 <= e <= 1023.
+KOKKOS_INLINE_FUNCTION double power_of_two(int e) {
+  return e >= -1022 ? compose<double>(false, std::uint64_t(1) << 52, e - 52)
+                    : compose<double>(false, std::uint64_t(1) << (e + 1074), -1074);
+}
+
+// The double (-1)^negative significand 2^exponent, known to be exactly representable (its lowest
+// set bit weighs at least 2^-1074 and it is below 2^1024).
+KOKKOS_INLINE_FUNCTION double exact_double(bool negative, std::uint64_t significand, int exponent) {
+  const int w = bit_width(significand);
+  std::uint64_t sig = significand << (53 - w);
+  int lsb = exponent - (53 - w);
+  if (lsb < -1074) {  // subnormal: the bits shifted out are zero (precondition)
+    sig >>= (-1074 - lsb);
+    lsb = -1074;
+  }
+  return compose<double>(negative, sig, lsb);
+}
+
+// Adds p 2^x exactly (p a non-zero integer-valued double; p 2^x a multiple of 2^-2148 below
+// 2^2047 in magnitude) as h = p 2^x1 times g = 2^x2. With L and M the weights of
+// p's lowest and highest set bits: h is a double iff -1074 - L <= x1 <= 1023 - M, g iff
+// x - 1023 <= x1 <= x + 1074; both ranges meet because x + L >= -2148 and x + M <= 2046. When
+// x1 = x is allowed the term is the double h, for the expansion.
+template <class E, class Sink>
+KOKKOS_INLINE_FUNCTION void add_scaled_integer(E& e, Sink& sink, double p, int x) {
+  const DecomposedDouble d = decompose(p);
+  const int low = d.exponent + trailing_zeros(d.significand);
+  const int high = d.exponent + bit_width(d.significand) - 1;
+  const int from = -1074 - low > x - 1023 ? -1074 - low : x - 1023;
+  const int to = 1023 - high < x + 1074 ? 1023 - high : x + 1074;
+  const int x1 = x < from ? from : (x > to ? to : x);
+  const double h = exact_double(d.negative, d.significand, d.exponent + x1);
+  if (x1 == x)
+    e.add(h, sink);
+  else
+    sink.add_product(h, power_of_two(x - x1));
+}
+
+// C's column block [j0, j0 + width) flattened column by column.
+template <class CView>
+struct BlockOutput {
+  using non_const_value_type = typename CView::non_const_value_type;
+  CView C;
+  std::int64_t m, j0;
+  KOKKOS_INLINE_FUNCTION non_const_value_type& operator()(std::int64_t o) const {
+    return C(o % m, j0 + o / m);
+  }
+};
+
+// Element o = i + m jj of the block: S T slice products, each scaled, summed exactly and rounded
+// once by GemvFinish. An element whose slice products are all zero has S_ij = 0 exactly; its
+// IEEE sign (-0 only when every product a_ik b_kj is -0, as the other schedules give it) comes
+// from a scan of its row and column that stops at the first product that is not -0.
+template <class OpA, class OpB, class CView, class PView, class IntView, int N>
+struct OzakiFinishFunctor {
+  using Finish = GemvFinish<BlockOutput<CView>>;
+  OpA op_a;
+  OpB op_b;
+  PView P;
+  IntView top_a, top_b;
+  Finish finish;
+  std::int64_t m, j0, k_count;
+  int slices_a, slices_b, bits;
+
+  // The fast path: at most this many diagonals (S + T - 1), element scales inside +-2^1000.
+  static constexpr int fast_diagonals = 13;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t o) const {
+    const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
+    if (slices_a + slices_b - 1 <= fast_diagonals && fast(o, i, jj, j)) return;
+    general(o, i, jj, j);
+  }
+
+  KOKKOS_INLINE_FUNCTION std::int64_t diagonal_sum(std::int64_t i, std::int64_t jj, int g) const {
+    std::int64_t q = 0;
+    const int s_end = g < slices_a ? g : slices_a - 1;
+    for (int s = g < slices_b ? 0 : g - slices_b + 1; s <= s_end; ++s)
+      q += static_cast<std::int64_t>(P(i * slices_a + s, jj * slices_b + (g - s)));
+    return q;
+  }
+
+  // S_ij = 2^base sum_g Q_g 2^((G - g) beta), G = S + T - 2, base = scale - G beta, with the
+  // diagonal sums Q_g in 64-bit integers (|Q_g| < min(S, T) 2^53 <= 2^59). Carries from the
+  // bottom leave limbs 1 .. G in [0, 2^beta) and limb 0 signed, |limb 0| < 2^60; S_ij < 0 iff
+  // limb 0 < 0, and then the negated limbs are normalized again, so that the magnitude is a
+  // sum of non-negative limbs. Limb 0 as two doubles (its bits above and below 2^26) and the
+  // other limbs in pairs (2 beta <= 52 bits) give at most 2 + G / 2 <= 8 non-overlapping exact
+  // doubles, all in the normal range (checked): slots for the certified rounding without a
+  // long accumulator, which succeeds for all but near-ties; those take the slots' exact sum in
+  // a long accumulator. False (nothing written): the general path is needed (an exact zero, or
+  // scales near the ends of the range).
+  KOKKOS_INLINE_FUNCTION bool fast(std::int64_t o, std::int64_t i, std::int64_t jj,
+                                   std::int64_t j) const {
+    const int G = slices_a + slices_b - 2;
+    const int scale = top_a(i) + top_b(j) - 2 * bits;
+    const int base = scale - G * bits;
+    if (base < -1000 || scale + 62 > 1000) return false;
+    std::int64_t limb[fast_diagonals];
+    bool nonzero = false;
+    for (int g = 0; g <= G; ++g) {
+      limb[g] = diagonal_sum(i, jj, g);
+      nonzero = nonzero || limb[g] != 0;
+    }
+    if (!nonzero) return false;
+    const std::int64_t radix = std::int64_t(1) << bits;
+    auto carry_up = [&]() {
+      for (int g = G; g > 0; --g) {
+        const std::int64_t low = limb[g] & (radix - 1);
+        limb[g - 1] += (limb[g] - low) / radix;  // exact division
+        limb[g] = low;
+      }
+    };
+    carry_up();
+    const bool negative = limb[0] < 0;
+    if (negative) {
+      for (int g = 0; g <= G; ++g) limb[g] = -limb[g];
+      carry_up();
+    }
+    const double sign = negative ? -1.0 : 1.0;
+    double slots[8];
+    for (int q = 0; q < 8; ++q) slots[q] = 0.0;
+    const std::uint64_t top = static_cast<std::uint64_t>(limb[0]);
+    const std::uint64_t low_mask = (std::uint64_t(1) << 26) - 1;
+    const double top_scale = power_of_two(scale);
+    slots[0] = sign * static_cast<double>(top & ~low_mask) * top_scale;
+    slots[1] = sign * static_cast<double>(top & low_mask) * top_scale;
+    int q = 2;
+    for (int g = 1; g <= G; g += 2) {
+      const bool pair = g + 1 <= G;
+      const std::int64_t v = pair ? limb[g] * radix + limb[g + 1] : limb[g];
+      const int x = scale - (pair ? g + 1 : g) * bits;
+      slots[q++] = sign * static_cast<double>(v) * power_of_two(x);
+    }
+    if (round_from_slots(finish, o, slots)) return true;
+    LongAccumulator acc;
+    for (int s = 0; s < q; ++s)
+      if (slots[s] != 0.0) acc.add(slots[s]);
+    finish(o, acc);
+    return true;
+  }
+
+  // Any element: the diagonal sums as terms of an expansion (the long accumulator for terms at
+  // the edges of the range), and the sign of an exact zero.
+  KOKKOS_INLINE_FUNCTION void general(std::int64_t o, std::int64_t i, std::int64_t jj,
+                                      std::int64_t j) const {
+    Expansion<N, false> e;
+    LazyLaneSink sink;
+    const int scale = top_a(i) + top_b(j) - 2 * bits;
+    bool any = false;
+    // The products of one diagonal s + t = g share the scale 2^(scale - g bits): their integer sum
+    // Q_g (|Q_g| < min(S, T) 2^53 <= 2^59, exact in 64-bit integers) is one term, or two when it
+    // needs more than 53 bits (hi with its low 26 bits cleared, lo those bits: both exact
+    // doubles). S + T - 1 terms instead of S T.
+    const int diagonals = slices_a + slices_b - 1;
+    for (int g = 0; g < diagonals; ++g) {
+      const std::int64_t q = diagonal_sum(i, jj, g);
+      if (q == 0) continue;
+      any = true;
+      const int x = scale - g * bits;
+      const std::uint64_t u = q < 0 ? std::uint64_t(0) - std::uint64_t(q) : std::uint64_t(q);
+      const double sign = q < 0 ? -1.0 : 1.0;
+      if (u < (std::uint64_t(1) << 53)) {
+        add_scaled_integer(e, sink, sign * static_cast<double>(u), x);
+      } else {
+        const std::uint64_t low_mask = (std::uint64_t(1) << 26) - 1;
+        add_scaled_integer(e, sink, sign * static_cast<double>(u & ~low_mask), x);
+        if ((u & low_mask) != 0)
+          add_scaled_integer(e, sink, sign * static_cast<double>(u & low_mask), x);
+      }
+    }
+    if (!any && !all_products_negative_zero(i, j)) e.add(0.0, sink);  // the head becomes +0
+    if (!sink.touched) {
+      double slots[N];
+      for (int q = 0; q < N; ++q) slots[q] = e[q];
+      if (round_from_slots(finish, o, slots)) return;
+    }
+    e.flush(sink);
+    finish(o, sink.get());
+  }
+
+  KOKKOS_INLINE_FUNCTION bool all_products_negative_zero(std::int64_t i, std::int64_t j) const {
+    for (std::int64_t k = 0; k < k_count; ++k) {
+      const double a = op_a(i, k), b = op_b(k, j);
+      if (!((a == 0.0 || b == 0.0) && sign_bit(a) != sign_bit(b))) return false;
+    }
+    return true;
+  }
+};
+
+// The plan and the scales, on the execution space's memory.
+template <class Mem>
+struct OzakiScales {
+  OzakiPlan plan;
+  Kokkos::View<int*, Mem> top_a, top_b;
+};
+
+inline int ceil_log2(std::int64_t k) {
+  int c = 0;
+  while ((std::int64_t(1) << c) < k) ++c;
+  return c;
+}
+
+// Scans op(A) and op(B), decides beta and the slices (the limits of the comment at the top).
+template <class ExecSpace, class OpA, class OpB>
+OzakiScales<typename ExecSpace::memory_space> plan_ozaki(const ExecSpace& space, const OpA& op_a,
+                                                         const OpB& op_b, std::int64_t m,
+                                                         std::int64_t n) {
+  using Mem = typename ExecSpace::memory_space;
+  using IntView = Kokkos::View<int*, Mem>;
+  const std::int64_t k = op_a.inner();
+  OzakiScales<Mem> r;
+  OzakiPlan& plan = r.plan;
+  const int K = ceil_log2(k);
+  plan.slice_bits = (53 - K) / 2;
+  if (plan.slice_bits < 1) {
+    plan.reason = "inner dimension above 2^51";
+    return r;
+  }
+  r.top_a = IntView(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki top_a"), m);
+  r.top_b = IntView(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki top_b"), n);
+  const IntView low_a(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki low_a"), m);
+  const IntView low_b(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki low_b"), n);
+  scan_lines(space, RowLines<OpA>{op_a}, r.top_a, low_a, m, k);
+  scan_lines(space, ColumnLines<OpB>{op_b}, r.top_b, low_b, n, k);
+  // The per-line results are few (m + n): reduce them on the host.
+  const auto ta = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.top_a);
+  const auto la = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), low_a);
+  const auto tb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.top_b);
+  const auto lb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), low_b);
+  bool finite = true;
+  int max_a = -100000, max_b = -100000, span_a = 0, span_b = 0;
+  for (std::int64_t i = 0; i < m; ++i) {
+    finite = finite && ta(i) != OzakiLimits::not_finite;
+    max_a = std::max(max_a, ta(i));
+    span_a = std::max(span_a, ta(i) - la(i));
+  }
+  for (std::int64_t j = 0; j < n; ++j) {
+    finite = finite && tb(j) != OzakiLimits::not_finite;
+    max_b = std::max(max_b, tb(j));
+    span_b = std::max(span_b, tb(j) - lb(j));
+  }
+  if (!finite) {
+    plan.reason = "NaN or inf in op(A) or op(B)";
+    return r;
+  }
+  const int bits = plan.slice_bits;
+  plan.slices_a = std::max(1, (span_a + bits - 1) / bits);
+  plan.slices_b = std::max(1, (span_b + bits - 1) / bits);
+  // The largest term, Q_0 2^(ea + eb - 2 beta) with |Q_0| < min(S, T) k 2^(2 beta), stays
+  // below 2^2047 (add_scaled_integer).
+  if (max_a + max_b + K + ceil_log2(std::min(plan.slices_a, plan.slices_b)) > 2047) {
+    plan.reason = "entries too close to the overflow threshold";
+    return r;
+  }
+  if (plan.slices_a > OzakiLimits::max_slices || plan.slices_b > OzakiLimits::max_slices) {
+    plan.reason = "too many slices (data spread over too many binades)";
+    return r;
+  }
+  if (double(plan.slices_a) * double(m) * double(k) +
+          double(plan.slices_b) * double(k) * double(n) >
+      double(OzakiLimits::max_slice_doubles)) {
+    plan.reason = "the slices would take too much memory";
+    return r;
+  }
+  plan.feasible = true;
+  return r;
+}
+
+// Runs the Ozaki path for a feasible plan: slices, their product in column blocks of C, the exact
+// sums and one rounding per element.
+template <class ExecSpace, class OpA, class OpB, class CView>
+void launch_gemm_ozaki(const ExecSpace& space,
+                       const OzakiScales<typename ExecSpace::memory_space>& sc, const OpA& op_a,
+                       const OpB& op_b, const CView& C, typename CView::const_value_type alpha,
+                       typename CView::const_value_type beta, int expansion_size, SliceGemm which,
+                       std::int64_t block_doubles = OzakiLimits::product_block_doubles) {
+  using Mem = typename ExecSpace::memory_space;
+  using Device = Kokkos::Device<ExecSpace, Mem>;
+  using Slices = Kokkos::View<double**, Kokkos::LayoutLeft, Device>;
+  using IntView = Kokkos::View<int*, Mem>;
+  const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
+  const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
+  const std::int64_t k = op_a.inner();
+  const int S = sc.plan.slices_a, T = sc.plan.slices_b, bits = sc.plan.slice_bits;
+  const Slices As(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki A"), m * S, k);
+  const Slices Bs(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki B"), k, n * T);
+  Kokkos::parallel_for("ExKokkos::exgemm ozaki split",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, m * k),
+                       SliceRowsFunctor<OpA, IntView, Slices>{op_a, sc.top_a, As, m, S, bits});
+  Kokkos::parallel_for("ExKokkos::exgemm ozaki split",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
+                       SliceColumnsFunctor<OpB, IntView, Slices>{op_b, sc.top_b, Bs, k, T, bits});
+  // Column blocks of C whose slice products fit product_block_doubles.
+  const std::int64_t width =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(n, block_doubles / (m * S * T)));
+  const Slices P(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki P"), m * S, width * T);
+  const int N = expansion_size > 0 ? expansion_size : 8;
+  for (std::int64_t j0 = 0; j0 < n; j0 += width) {
+    const std::int64_t w = std::min(width, n - j0);
+    const auto Bb = Kokkos::subview(Bs, Kokkos::ALL(), Kokkos::make_pair(j0 * T, (j0 + w) * T));
+    const auto Pb = Kokkos::subview(P, Kokkos::ALL(), Kokkos::make_pair(std::int64_t(0), w * T));
+    slice_gemm(space, As, Bb, Pb, which);
+    using Finish = GemvFinish<BlockOutput<CView>>;
+    const Finish finish{BlockOutput<CView>{C, m, j0}, alpha, beta};
+    with_expansion_size(N, [&](auto size) {
+      using F = OzakiFinishFunctor<OpA, OpB, CView, typename std::decay<decltype(Pb)>::type,
+                                   IntView, decltype(size)::value>;
+      Kokkos::parallel_for("ExKokkos::exgemm ozaki sum",
+                           Kokkos::RangePolicy<ExecSpace>(space, 0, m * w),
+                           F{op_a, op_b, Pb, sc.top_a, sc.top_b, finish, m, j0, k, S, T, bits});
+    });
+  }
+  space.fence();  // P, As and Bs are released on return
+}
+
+// The cost model of Schedule::automatic (host execution spaces with Kokkos Kernels), in seconds,
+// fitted to perf_tests/bench_blas3 on the 2-core development machine (OpenMP, 2 threads,
+// OpenBLAS behind KokkosBlas::gemm; 2026-11-23; the machine was shared, timings vary by 2x at
+// n = 256): the other schedules cost about exact_per_term per term of the m n k; the Ozaki path
+// a fixed overhead, S T GEMMs at gemm_flops_per_s (less when the smallest extent of the slice
+// GEMM is below 256), the scan and split per slice of each entry of A and B, and the exact sum
+// and rounding of each element of C. It is taken only when predicted below margin times the
+// other: near the break-even (n around 256 for uniform data) either path is as good.
+struct OzakiCostModel {
+  double exact_per_term = 2.7e-9;
+  double fixed = 2e-3;
+  double gemm_flops_per_s = 4.5e10;
+  double full_rate_extent = 256;
+  double split_per_entry = 1.0e-8;
+  double per_element = 1.2e-7, per_diagonal = 5e-9;
+  double margin = 0.75;
+
+  double gemm_rate(std::int64_t rows, std::int64_t cols, std::int64_t k) const {
+    const double smallest = double(std::min(std::min(rows, cols), k));
+    return gemm_flops_per_s * std::min(1.0, smallest / full_rate_extent);
+  }
+  double exact(std::int64_t m, std::int64_t n, std::int64_t k) const {
+    return exact_per_term * double(m) * double(n) * double(k);
+  }
+  double ozaki(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
+    const double flops = 2.0 * double(S) * double(T) * double(m) * double(n) * double(k);
+    return fixed + flops / gemm_rate(S * m, T * n, k) +
+           split_per_entry * (double(m) * double(k) * (1 + S) + double(k) * double(n) * (1 + T)) +
+           double(m) * double(n) * (per_element + per_diagonal * (S + T - 1));
+  }
+  bool pays(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
+    return ozaki(m, n, k, S, T) < margin * exact(m, n, k);
+  }
+};
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_GEMMOZAKI_IMPL_HPP
