@@ -226,8 +226,12 @@ __global__ void exkokkos_probe(double* r, const double* x, const double* y, cons
   r[0] = x[0] * y[0] + z[0];
 }
 EOF
-obj_cmd=$(cd "$BUILD" && ninja -t commands unit_tests/test_error_free_transforms 2>/dev/null |
-  grep -m1 -- '-c .*test_error_free_transforms\.cpp') || die "no compile command for test_error_free_transforms"
+# The commands first, then grep: grep -m1 closing the pipe early would kill ninja with SIGPIPE,
+# and pipefail would count that as a failure (it did, at random, in a CI run).
+all_cmds=$(cd "$BUILD" && ninja -t commands unit_tests/test_error_free_transforms 2>/dev/null) ||
+  die "ninja -t commands failed for test_error_free_transforms"
+obj_cmd=$(grep -m1 -- '-c .*test_error_free_transforms\.cpp' <<<"$all_cmds") ||
+  die "no compile command for test_error_free_transforms"
 read -r -a flags <<<"${obj_cmd%% -MD *}"
 [[ "${flags[0]}" == *hipcc ]] || die "unexpected compile command: ${flags[*]:0:3}"
 fma_count() { grep -cE '^\s*v_fmac?_f64' "$1" || true; }
