@@ -218,6 +218,11 @@ TEST(Level3Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     o.schedule = s;
     all.push_back(o);
   }
+  {
+    ExKokkos::Options o;  // error-free splitting (falls back, same bits, where it cannot split)
+    o.schedule = ExKokkos::Schedule::ozaki;
+    all.push_back(o);
+  }
   const int threads = ExKokkosTest::widest_team<Space>();
   for (int team : {1, std::min(2, threads), threads}) {  // 1 to 4 threads in the runs
     ExKokkos::Options o;
