@@ -44,6 +44,18 @@ namespace ExKokkos {
 namespace Impl {
 namespace compat {
 
+// A hint to a CPU core to start loading the cache line at p (a no-op on devices and for compilers
+// without the builtin). The host lane walks read a slice of a column per step, columns a leading
+// dimension apart: the hardware prefetchers do not follow jumps across pages, so without this each
+// step waited for memory (exgemv "N" LayoutLeft 4096^2: 90% of the samples on the loads).
+KOKKOS_INLINE_FUNCTION void prefetch(const void* p) {
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  __builtin_prefetch(p, 0, 3);
+#else
+  (void)p;
+#endif
+}
+
 // Kokkos::Experimental math before 3.7, Kokkos math from 3.7 on.
 #if KOKKOS_VERSION >= 30700
 namespace kmath = ::Kokkos;

@@ -96,6 +96,86 @@ void check_lanes(std::mt19937_64& rng) {
   }
 }
 
+// Term (s, j) of a window: element s * W + j of v (sums), or of x and y (products).
+template <int W>
+struct WindowTerms {
+  const double* v;
+  const double* x;
+  const double* y;
+  double operator()(int s, int j) const { return v[s * W + j]; }
+  void operator()(int s, int j, double& a, double& b) const {
+    a = x[s * W + j];
+    b = y[s * W + j];
+  }
+};
+
+// The window forms of ExpansionLanes, which test once per window and send the terms the lanes
+// cannot take (huge, NaN/inf, products outside TwoProd's exact range, zero products) to the sinks
+// afterwards: every generator's data, sums and products mixed in one set of lanes, whole windows
+// only, lanes with a sink each (as exgemv uses them) or one shared sink.
+template <int N, int W, bool PerLane>
+void check_windows(std::mt19937_64& rng, long& late_terms) {
+  using Lanes = ExKokkos::ExpansionLanes<N, W>;
+  constexpr int span = Lanes::window * W;
+  const auto sums = ExKokkosTest::sum_generators();
+  const auto products = ExKokkosTest::product_generators();
+  for (int c = 0; c < 400; ++c) {
+    const auto& g = sums[rng() % sums.size()];
+    const auto& pg = products[rng() % products.size()];
+    const std::size_t windows = 1 + rng() % 6;
+    const std::vector<double> v = g.generate(windows * span, rng);
+    const auto xy = pg.generate(windows * span, rng);
+    if (xy.first.size() < windows * span) continue;  // generators that fix their own length
+    Lanes lanes;
+    CountingSink sinks[W];
+    ExKokkosTest::ExactSum oracle[W];
+    for (std::size_t w = 0; w < windows; ++w) {
+      const WindowTerms<W> terms{v.data() + w * span, xy.first.data() + w * span,
+                                 xy.second.data() + w * span};
+      for (int s = 0; s < Lanes::window; ++s)
+        for (int j = 0; j < W; ++j) {
+          double a, b;
+          terms(s, j, a, b);
+          oracle[PerLane ? j : 0].add(terms(s, j));
+          oracle[PerLane ? j : 0].add_product(a, b);
+        }
+      if (PerLane) {
+        ExKokkos::PerLaneSinks<CountingSink> per_lane{sinks};
+        lanes.add_window(terms, per_lane);
+        lanes.add_products_window(terms, per_lane);
+      } else {
+        lanes.add_window(terms, sinks[0]);
+        lanes.add_products_window(terms, sinks[0]);
+      }
+    }
+    for (int j = 0; j < W; ++j) {
+      if (PerLane) {
+        ExKokkos::PerLaneSinks<CountingSink> per_lane{sinks};
+        lanes.flush_lane(j, per_lane);
+      } else {
+        lanes.flush_lane(j, sinks[0]);
+      }
+    }
+    for (int j = 0; j < (PerLane ? W : 1); ++j) {
+      late_terms += sinks[j].deposits;
+      ASSERT_TRUE(same_bits(sinks[j].acc.round(), oracle[j].round_double()))
+          << "N=" << N << " W=" << W << " lane " << j << " " << g.name << "/" << pg.name << ": "
+          << describe(sinks[j].acc.round()) << " vs " << describe(oracle[j].round_double());
+    }
+  }
+}
+
+TEST(ExpansionLanes, WindowsEveryGenerator) {
+  std::mt19937_64 rng(13);
+  long late_terms = 0;
+  check_windows<2, 8, true>(rng, late_terms);
+  check_windows<3, 32, true>(rng, late_terms);
+  check_windows<3, 32, false>(rng, late_terms);
+  check_windows<4, 16, false>(rng, late_terms);
+  check_windows<8, 4, true>(rng, late_terms);
+  EXPECT_GT(late_terms, 0);
+}
+
 TEST(Expansion, EverySizeWithAndWithoutEarlyExit) {
   std::mt19937_64 rng(11);
   long spills = 0;

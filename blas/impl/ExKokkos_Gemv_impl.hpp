@@ -42,6 +42,16 @@ struct MatrixOperand {
   bool inner_contiguous() const { return A.stride(Transposed ? 0 : 1) == 1; }
 };
 
+// Asks the core to start loading op(A)(i, k) (host lane walks; see compat::prefetch). Operands
+// that are not stored matrices (extrsv's, exgemm's flattened ones) get no hint.
+template <class Op>
+KOKKOS_INLINE_FUNCTION void prefetch_operand(const Op&, std::int64_t, std::int64_t) {}
+template <class AView, bool Transposed>
+KOKKOS_INLINE_FUNCTION void prefetch_operand(const MatrixOperand<AView, Transposed>& op,
+                                             std::int64_t i, std::int64_t k) {
+  compat::prefetch(Transposed ? &op.A(k, i) : &op.A(i, k));
+}
+
 // The second factor of term k of output i: x(k) for gemv, where every output shares x. exgemm's
 // flattened outputs read a different column of op(B) per output and overload this
 // (blas/impl/ExKokkos_Gemm_impl.hpp).
@@ -169,13 +179,47 @@ struct OutputLanesFunctor {
     }
   }
 
+  // Term (s, j) of a window of the lanes: op(A)(r0 + j, k0 + s) times x(k0 + s); past the last
+  // output of a partial block, the last output's row again.
+  template <bool Full>
+  struct ColumnWindow {
+    const Op& op;
+    const XView& x;
+    std::int64_t r0, k0;
+    int count;
+    KOKKOS_INLINE_FUNCTION std::int64_t row(int j) const {
+      return r0 + (Full || j < count ? j : count - 1);
+    }
+    KOKKOS_INLINE_FUNCTION void operator()(int s, int j, double& a, double& b) const {
+      a = op(row(j), k0 + s);
+      b = x(k0 + s);
+    }
+    KOKKOS_INLINE_FUNCTION double operator()(int s, int j) const {  // floats: exact in double
+      return op(row(j), k0 + s) * double(x(k0 + s));
+    }
+  };
+
   // Full blocks read rows r0 .. r0+W-1 (one contiguous slice per k for LayoutLeft "N"); in a
   // partial block the lanes past the last output repeat its row and their sums are discarded.
   template <bool Full>
   KOKKOS_INLINE_FUNCTION void accumulate(std::int64_t r0, int count, ExpansionLanes<N, W>& lanes,
                                          LazyLaneSink* acc,
                                          PerLaneSinks<LazyLaneSink>& sinks) const {
-    for (std::int64_t k = 0; k < k_count; ++k) {
+    using Lanes = ExpansionLanes<N, W>;
+    std::int64_t k = 0;
+    for (; k + Lanes::window <= k_count; k += Lanes::window) {
+      // The slices of the next window's columns, one hint per cache line (8 doubles), so that
+      // their loads overlap this window's arithmetic.
+      if (Full)
+        for (std::int64_t kk = k + Lanes::window; kk < k + 2 * Lanes::window && kk < k_count; ++kk)
+          for (int j = 0; j < W; j += 8) prefetch_operand(op, r0 + j, kk);
+      const ColumnWindow<Full> terms{op, x, r0, k, count};
+      if (is_double)
+        lanes.add_products_window(terms, sinks);
+      else
+        lanes.add_window(terms, sinks);
+    }
+    for (; k < k_count; ++k) {
       const double xk = x(k);
       double a[W];
       EXKOKKOS_SIMD
