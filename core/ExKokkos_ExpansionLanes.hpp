@@ -105,15 +105,16 @@ class ExpansionLanes {
 
   static constexpr int window = 8;
 
-  // Adds the term v(s, j) to lane j for every step s of the window. A term the lanes cannot take
-  // (|v| >= 2^1000, NaN, inf) is replaced by -0 (which changes no sum, not even a zero's sign) and
-  // goes to lane j's sink once the window is done, read again.
+  // Adds the term v(s, j) to lane j for every step s < steps (at most `window`). A term the
+  // lanes cannot take (|v| >= 2^1000, NaN, inf) is replaced by -0 (which changes no sum, not even a
+  // zero's sign) and goes to lane j's sink once the window is done, read again.
   template <class Terms, class Sink>
-  KOKKOS_INLINE_FUNCTION void add_window(const Terms& v, Sink& sink) {
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_window(const Terms& v, Sink& sink,
+                                                                    int steps = window) {
     int unsafe[W], nonzero[W];
     double leftover[window][W];
     clear_flags(unsafe, nonzero);
-    for (int s = 0; s < window; ++s) {
+    for (int s = 0; s < steps; ++s) {
       double x[W];
       EXKOKKOS_SIMD
       for (int j = 0; j < W; ++j) {
@@ -125,25 +126,27 @@ class ExpansionLanes {
       cascade_deferred<0>(x, leftover[s], nonzero);
     }
     if (any_lane(unsafe))
-      for (int s = 0; s < window; ++s)
+      for (int s = 0; s < steps; ++s)
         for (int j = 0; j < W; ++j) {
           const double t = v(s, j);
           if (!(Impl::compat::fabs(t) < Impl::EftLimits<double>::big))
             Impl::lane_sink(sink, j).add(t);
         }
-    drain(leftover, nonzero, sink);
+    drain(leftover, steps, nonzero, sink);
     guard_heads(sink);
   }
 
-  // Adds the exact product of the factors f(s, j, a, b) to lane j for every step s of the window.
+  // Adds the exact product of the factors f(s, j, a, b) to lane j for every step s < steps.
   // A product whose TwoProd may be inexact, or that is zero, NaN or inf, is replaced by -0 and an
   // error of 0 and goes to lane j's sink (add_product: exact for any factors) after the window.
   template <class Factors, class Sink>
-  KOKKOS_INLINE_FUNCTION void add_products_window(const Factors& f, Sink& sink) {
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_products_window(const Factors& f,
+                                                                             Sink& sink,
+                                                                             int steps = window) {
     int unsafe[W], nonzero[W];
     double leftover[2 * window][W];
     clear_flags(unsafe, nonzero);
-    for (int s = 0; s < window; ++s) {
+    for (int s = 0; s < steps; ++s) {
       double p[W], e[W];
       EXKOKKOS_SIMD
       for (int j = 0; j < W; ++j) {
@@ -160,14 +163,44 @@ class ExpansionLanes {
       cascade_deferred<tail_start>(e, leftover[2 * s + 1], nonzero);
     }
     if (any_lane(unsafe))
-      for (int s = 0; s < window; ++s)
+      for (int s = 0; s < steps; ++s)
         for (int j = 0; j < W; ++j) {
           double a, b;
           f(s, j, a, b);
           if (!product_is_safe(Impl::mul_rn(a, b))) Impl::lane_sink(sink, j).add_product(a, b);
         }
-    drain(leftover, nonzero, sink);
+    drain(leftover, 2 * steps, nonzero, sink);
     guard_heads(sink);
+  }
+
+  // Adds lanes [h, 2h) into lanes [0, h) for h = W/2, W/4, ..., 1, so that lane 0 holds the sum
+  // of all lanes (shared sink only: the leftovers go to it). For one output walked by all the
+  // lanes (exgemv's inner_lanes), whose slots can then often be rounded without a long
+  // accumulator. A head below 2^1000 gains at most one bit per halving (below 2^1005 at W = 32).
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void fold(Sink& sink) {
+    static_assert((W & (W - 1)) == 0, "fold needs a power-of-two number of lanes");
+    for (int h = W / 2; h >= 1; h /= 2) {
+      for (int i = 0; i < N; ++i) {
+        double x[W / 2 > 0 ? W / 2 : 1];
+        // Slot i of lanes [h, 2h) as terms of lanes [0, h): independent cascades, side by side.
+        EXKOKKOS_SIMD
+        for (int j = 0; j < h; ++j) {
+          double carry = slot_[i][j + h];
+          slot_[i][j + h] = i == 0 ? -0.0 : 0.0;
+          for (int q = 0; q < N; ++q) {
+            const double a = slot_[q][j];
+            const double sum = a + carry;
+            const double bb = sum - a;
+            carry = (a - (sum - bb)) + (carry - bb);
+            slot_[q][j] = sum;
+          }
+          x[j] = carry;
+        }
+        for (int j = 0; j < h; ++j)
+          if (x[j] != 0.0) sink.add(x[j]);
+      }
+    }
   }
 
   // Hands every slot of every lane to the sink and clears the lanes.
@@ -219,12 +252,12 @@ class ExpansionLanes {
 
   // A rounded product p = RN(a b) whose TwoProd error is exact and representable (no underflow),
   // and that an expansion can take (below 2^1000). Zero is excluded: it may be an underflow.
-  KOKKOS_INLINE_FUNCTION static bool product_is_safe(double p) {
+  KOKKOS_FORCEINLINE_FUNCTION static bool product_is_safe(double p) {
     const double ap = Impl::compat::fabs(p);
     return ap >= Impl::EftLimits<double>::small_product && ap < Impl::EftLimits<double>::big;
   }
 
-  KOKKOS_INLINE_FUNCTION static void clear_flags(int (&unsafe)[W], int (&nonzero)[W]) {
+  KOKKOS_FORCEINLINE_FUNCTION static void clear_flags(int (&unsafe)[W], int (&nonzero)[W]) {
     EXKOKKOS_SIMD
     for (int j = 0; j < W; ++j) {
       unsafe[j] = 0;
@@ -235,8 +268,8 @@ class ExpansionLanes {
   // The cascade of the window forms: leftovers to `leftover`, nonzero[j] set when lane j's is
   // not zero; no test, no branch.
   template <int First>
-  KOKKOS_INLINE_FUNCTION void cascade_deferred(double (&x)[W], double (&leftover)[W],
-                                               int (&nonzero)[W]) {
+  KOKKOS_FORCEINLINE_FUNCTION void cascade_deferred(double (&x)[W], double (&leftover)[W],
+                                                    int (&nonzero)[W]) {
     EXKOKKOS_SIMD
     for (int j = 0; j < W; ++j) {
       double carry = x[j];
@@ -253,15 +286,15 @@ class ExpansionLanes {
   }
 
   template <int Rows, class Sink>
-  KOKKOS_INLINE_FUNCTION void drain(const double (&leftover)[Rows][W], const int (&nonzero)[W],
-                                    Sink& sink) {
+  KOKKOS_INLINE_FUNCTION void drain(const double (&leftover)[Rows][W], int rows,
+                                    const int (&nonzero)[W], Sink& sink) {
     if (!any_lane(nonzero)) return;
-    for (int r = 0; r < Rows; ++r)
+    for (int r = 0; r < rows; ++r)
       for (int j = 0; j < W; ++j)
         if (leftover[r][j] != 0.0) Impl::lane_sink(sink, j).add(leftover[r][j]);
   }
 
-  KOKKOS_INLINE_FUNCTION static bool any_lane(const int (&flags)[W]) {
+  KOKKOS_FORCEINLINE_FUNCTION static bool any_lane(const int (&flags)[W]) {
     int any = 0;
     EXKOKKOS_SIMD_REDUCE_OR(any)
     for (int j = 0; j < W; ++j) any |= flags[j];

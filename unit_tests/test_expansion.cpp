@@ -112,7 +112,8 @@ struct WindowTerms {
 // The window forms of ExpansionLanes, which test once per window and send the terms the lanes
 // cannot take (huge, NaN/inf, products outside TwoProd's exact range, zero products) to the sinks
 // afterwards: every generator's data, sums and products mixed in one set of lanes, whole windows
-// only, lanes with a sink each (as exgemv uses them) or one shared sink.
+// only, lanes with a sink each (as exgemv uses them) or one shared sink (then folded into lane 0,
+// as exgemv's inner_lanes does, before the flush).
 template <int N, int W, bool PerLane>
 void check_windows(std::mt19937_64& rng, long& late_terms) {
   using Lanes = ExKokkos::ExpansionLanes<N, W>;
@@ -148,6 +149,7 @@ void check_windows(std::mt19937_64& rng, long& late_terms) {
         lanes.add_products_window(terms, sinks[0]);
       }
     }
+    if (!PerLane) lanes.fold(sinks[0]);  // lane 0 takes the others: the sum must not change
     for (int j = 0; j < W; ++j) {
       if (PerLane) {
         ExKokkos::PerLaneSinks<CountingSink> per_lane{sinks};

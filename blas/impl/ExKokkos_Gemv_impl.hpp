@@ -247,9 +247,18 @@ struct InnerLanesFunctor {
   std::int64_t k_count;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    LongAccumulator acc;
-    accumulate_with_lanes<N>(terms_type{op, x, i}, 0, k_count, acc);
-    finish(i, acc);
+    // The lanes folded into one expansion: when nothing reached the accumulator, the output is
+    // rounded from the slots, without clearing, filling and rounding 1 KiB per output (which
+    // cost as much as 256 terms).
+    LazyLaneSink acc;
+    double slots[N];
+    accumulate_with_lanes_to_slots<N>(terms_type{op, x, i}, 0, k_count, acc, slots);
+    if (!acc.touched && round_from_slots(finish, i, slots)) return;
+    LongAccumulator& sum = acc.get();
+    sum.add(slots[0]);  // even a zero: its sign matters
+    for (int q = 1; q < N; ++q)
+      if (slots[q] != 0.0) sum.add(slots[q]);
+    finish(i, sum);
   }
 };
 

@@ -85,23 +85,49 @@ KOKKOS_INLINE_FUNCTION void add_block_or_terms(const Terms& terms, std::int64_t 
 // 16 lanes 26 ms, 32 lanes 19 ms, 64 lanes 18 ms.
 constexpr int host_lanes = 32;
 
+// Adds terms [first, last) to lanes, or, for the tail and blocks the lanes refuse, to scalar;
+// what neither can hold goes to sink.
+template <class Terms, class Lanes, class Exp, class Sink>
+KOKKOS_INLINE_FUNCTION void walk_with_lanes(const Terms& terms, std::int64_t first,
+                                            std::int64_t last, Lanes& lanes, Exp& scalar,
+                                            Sink& sink) {
+  using is_product = std::integral_constant<bool, Terms::is_product>;
+  constexpr int W = Lanes::lanes;
+  std::int64_t i = first;
+  // Whole windows, then the blocks after the last window one by one.
+  constexpr std::int64_t span = std::int64_t(Lanes::window) * W;
+  for (; i + span <= last; i += span) add_window(terms, i, lanes, sink, is_product());
+  for (; i + W <= last; i += W) add_block_or_terms(terms, i, lanes, scalar, sink, is_product());
+  for (; i < last; ++i) add_term(terms, i, scalar, sink, is_product());
+}
+
 // Adds terms [first, last) exactly into sink (every slot flushed at the end).
 template <int N, class Terms, class Sink>
 KOKKOS_INLINE_FUNCTION void accumulate_with_lanes(const Terms& terms, std::int64_t first,
                                                   std::int64_t last, Sink& sink) {
-  using is_product = std::integral_constant<bool, Terms::is_product>;
-  using Lanes = ExpansionLanes<N, host_lanes>;
-  Lanes lanes;
-  Expansion<N, false> scalar;  // the tail, and blocks the lanes refuse
-  std::int64_t i = first;
-  // Whole windows, then the blocks after the last window one by one.
-  constexpr std::int64_t span = std::int64_t(Lanes::window) * host_lanes;
-  for (; i + span <= last; i += span) add_window(terms, i, lanes, sink, is_product());
-  for (; i + host_lanes <= last; i += host_lanes)
-    add_block_or_terms(terms, i, lanes, scalar, sink, is_product());
-  for (; i < last; ++i) add_term(terms, i, scalar, sink, is_product());
+  ExpansionLanes<N, host_lanes> lanes;
+  Expansion<N, false> scalar;
+  walk_with_lanes(terms, first, last, lanes, scalar, sink);
   lanes.flush(sink);
   scalar.flush(sink);
+}
+
+// The same sum, but kept: afterwards the exact sum of terms [first, last) is what went to sink
+// plus the N slots (the lanes folded into one expansion). The scalar expansion (the tail, refused
+// blocks) goes to sink unless it is still empty: a head of -0 and nothing else adds nothing, not
+// even to a zero's sign.
+template <int N, class Terms, class Sink>
+KOKKOS_INLINE_FUNCTION void accumulate_with_lanes_to_slots(const Terms& terms, std::int64_t first,
+                                                           std::int64_t last, Sink& sink,
+                                                           double (&slots)[N]) {
+  ExpansionLanes<N, host_lanes> lanes;
+  Expansion<N, false> scalar;
+  walk_with_lanes(terms, first, last, lanes, scalar, sink);
+  bool scalar_empty = compat::bit_cast<std::uint64_t>(scalar[0]) == 0x8000000000000000u;  // -0
+  for (int q = 1; q < N; ++q) scalar_empty = scalar_empty && scalar[q] == 0.0;
+  if (!scalar_empty) scalar.flush(sink);
+  lanes.fold(sink);
+  for (int q = 0; q < N; ++q) slots[q] = lanes.slot(q, 0);
 }
 
 // How a GPU thread walks its share of a team's range: elements first + k * stride (neighbouring
