@@ -1,10 +1,15 @@
-// One team factors one matrix: the left-looking jik LU with partial pivoting of the ExBLAS LU
-// paper (Iakymchuk, Graillat, Defour, Quintana-Orti, "Hierarchical approach for deriving a
-// reproducible unblocked LU factorization", Alg. 7). For every column j:
-//   u_ij = RN(a_ij - sum_{k<i} l_ik u_kj)        i < j  (a01 := L00^-1 a01, in order)
+// One team factors one matrix: the LU with partial pivoting of the ExBLAS LU paper (Iakymchuk,
+// Graillat, Defour, Quintana-Orti, "Hierarchical approach for deriving a reproducible unblocked LU
+// factorization", Alg. 7), every entry the same exact dot product rounded once. For every step j:
 //   a_ij = RN(a_ij - sum_{k<j} l_ik u_kj)        i >= j (a11 and a21, independent rows)
 //   p = the first index of the largest |a_ij|, i >= j; swap rows j and p everywhere
 //   l_ij = RN(a_ij / a_jj)                       i > j  (one correctly rounded division)
+//   u_jc = RN(a_jc - sum_{k<j} l_jk u_kc)        c > j  (row j of U, independent columns)
+// Alg. 7 is left-looking (jik): it computes u_ij for i < j at step j, as a triangular solve of
+// column j, in order. Taking row j of U at the end of step j instead (Crout's order) gives the
+// same bits: row j is final once step j has swapped it (later swaps touch rows below j only), so
+// u_jc is the same exact sum of the same l_jk u_kc as in Alg. 7, rounded once; and its entries
+// are independent, so a team computes them in parallel instead of one thread in order.
 // Every sum is exact (an expansion per thread spilling into a long accumulator) and rounded once,
 // so each entry, each pivot and info depend on nothing but the input: any team size, batch size
 // or backend gives the same bits, and a batched factor equals the unbatched one.
@@ -13,8 +18,10 @@
 
 #include <ExKokkos_Compat.hpp>
 #include <ExKokkos_Expansion.hpp>
+#include <ExKokkos_ExpansionLanes.hpp>
 #include <ExKokkos_ExpansionRounding.hpp>
 #include <ExKokkos_LongAccumulator.hpp>
+#include <impl/ExKokkos_Tuning_impl.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -66,9 +73,84 @@ KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AVie
   return s.get().round<T>();
 }
 
+// W entries of the factorization side by side, for ExpansionLanes: entry l is (row, col) =
+// (first + l, fixed) of a column (Column) or (fixed, first + l) of a row, and its new value is
+// RN(A(row, col) - sum_{k < count} A(row, k) A(k, col)). Lanes past the last entry repeat it.
+template <class AView, bool Column>
+struct LuLaneEntries {
+  const AView& A;
+  int fixed, first, last;  // last: the index of the last real entry
+  KOKKOS_INLINE_FUNCTION int index(int l) const { return first + l < last ? first + l : last; }
+  KOKKOS_INLINE_FUNCTION double initial(int l) const {
+    return Column ? double(A(index(l), fixed)) : double(A(fixed, index(l)));
+  }
+  KOKKOS_INLINE_FUNCTION void factors(int k, int l, double& a, double& b) const {
+    a = -double(Column ? A(index(l), k) : A(fixed, k));
+    b = double(Column ? A(k, fixed) : A(k, index(l)));
+  }
+  KOKKOS_INLINE_FUNCTION void store(int l, double v) const {
+    (Column ? A(first + l, fixed) : A(fixed, first + l)) = v;
+  }
+};
+
+// Step s, entry l of a window of lu_update_in_lanes: term k0 + s of entry l.
+template <class Entries>
+struct LuLaneWindow {
+  const Entries& entries;
+  int k0;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int l, double& a, double& b) const {
+    entries.factors(k0 + s, l, a, b);
+  }
+};
+
+// The new values of W entries (count of them real) from `terms` exact products each, for a host
+// thread that owns the whole matrix: the W sums side by side in ExpansionLanes (vectorized, and W
+// independent TwoSum chains where lu_update waits on the latency of each), in windows of up to 8
+// terms.
+// The same exact sums and the same single rounding as lu_update, so the same bits.
+template <int N, int W, class Entries>
+KOKKOS_INLINE_FUNCTION void lu_update_in_lanes(const Entries& entries, int count, int terms) {
+  using Lanes = ExpansionLanes<N, W>;
+  Lanes lanes;
+  LazyAccumulator acc[W];
+  PerLaneSinks<LazyAccumulator> sinks{acc};
+  double a[W];
+  for (int l = 0; l < W; ++l) a[l] = entries.initial(l);
+  if (!lanes.add(a, sinks))  // refused: term by term into the sinks, which take anything
+    for (int l = 0; l < count; ++l) acc[l].add(a[l]);
+  for (int k = 0; k < terms; k += Lanes::window)
+    lanes.add_products_window(LuLaneWindow<Entries>{entries, k}, sinks,
+                              terms - k < Lanes::window ? terms - k : Lanes::window);
+  for (int l = 0; l < count; ++l) {
+    if (!acc[l].used()) {  // the lane's slots hold the whole sum
+      double x[N], fast;
+      for (int q = 0; q < N; ++q) x[q] = lanes.slot(q, l);
+      if (round_terms_fast(x, fast)) {
+        entries.store(l, fast);
+        continue;
+      }
+    }
+    lanes.flush_lane(l, sinks);
+    entries.store(l, acc[l].get().template round<double>());
+  }
+}
+
+// Entries [first, last) of column `fixed` (Column) or of row `fixed`, W at a time.
+template <int N, bool Column, class AView>
+KOKKOS_INLINE_FUNCTION void lu_update_range_in_lanes(const AView& A, int fixed, int first, int last,
+                                                     int terms) {
+  constexpr int W = 8;
+  for (int e0 = first; e0 < last; e0 += W) {
+    const int count = last - e0 < W ? last - e0 : W;
+    lu_update_in_lanes<N, W>(LuLaneEntries<AView, Column>{A, fixed, e0, e0 + count - 1}, count,
+                             terms);
+  }
+}
+
 // The exact entry update, as the policy of team_getf2 (a benchmark passes a plain one, so that
-// its ordinary counterpart has exactly this loop).
-template <int N>
+// its ordinary counterpart has exactly this loop). HostLanes: the team runs on a host core, where
+// a team of one thread updates whole rows and columns through lu_update_range_in_lanes.
+template <int N, bool HostLanes = false>
 struct ExactLuUpdate {
   template <class AView>
   KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type operator()(const AView& A, int i,
@@ -76,6 +158,43 @@ struct ExactLuUpdate {
     return lu_update<N>(A, i, j, count);
   }
 };
+
+// Step j's updates of team_getf2, the team's threads taking entries: rows [j, m) of column j
+// (a11 and a21), or columns [j + 1, n) of row j (the row of U).
+template <class Member, class AView, class Update>
+KOKKOS_INLINE_FUNCTION void update_column(const Member& team, const AView& A, int j,
+                                          const Update& update) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, static_cast<int>(A.extent(0))),
+                       [&](const int i) { A(i, j) = update(A, i, j, j); });
+}
+template <class Member, class AView, class Update>
+KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j,
+                                       const Update& update) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, static_cast<int>(A.extent(1))),
+                       [&](const int c) { A(j, c) = update(A, j, c, j); });
+}
+template <class Member, class AView, int N>
+KOKKOS_INLINE_FUNCTION void update_column(const Member& team, const AView& A, int j,
+                                          const ExactLuUpdate<N, true>&) {
+  if constexpr (std::is_same<typename AView::non_const_value_type, double>::value) {
+    if (team.team_size() == 1) {
+      lu_update_range_in_lanes<N, true>(A, j, j, static_cast<int>(A.extent(0)), j);
+      return;
+    }
+  }
+  update_column(team, A, j, ExactLuUpdate<N, false>());
+}
+template <class Member, class AView, int N>
+KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j,
+                                       const ExactLuUpdate<N, true>&) {
+  if constexpr (std::is_same<typename AView::non_const_value_type, double>::value) {
+    if (team.team_size() == 1) {
+      lu_update_range_in_lanes<N, false>(A, j, j + 1, static_cast<int>(A.extent(1)), j);
+      return;
+    }
+  }
+  update_row(team, A, j, ExactLuUpdate<N, false>());
+}
 
 // Factors A (m x n) in place with the team; pivots (0-based row indices, min(m, n) of them) go to
 // ipiv. Returns LAPACK's info on every thread: 0, or k when U(k-1, k-1) (1-based k) is exactly
@@ -87,17 +206,11 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
   using T = typename AView::non_const_value_type;
   const int m = static_cast<int>(A.extent(0)), n = static_cast<int>(A.extent(1));
   int info = 0;
-  for (int j = 0; j < n; ++j) {
-    const int top = j < m ? j : m;  // rows above the diagonal in this column
-    // U part of column j, in order (each row needs the rows above it).
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      for (int i = 1; i < top; ++i) A(i, j) = update(A, i, j, i);
-    });
-    team.team_barrier();
-    if (j >= m) continue;
-    // a11 and a21: independent exact dot products.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, m),
-                         [&](const int i) { A(i, j) = update(A, i, j, j); });
+  const int steps = m < n ? m : n;
+  for (int j = 0; j < steps; ++j) {
+    // a11 and a21: independent exact dot products (the U part of column j above the diagonal
+    // was computed as rows of U in the steps before).
+    update_column(team, A, j, update);
     team.team_barrier();
     // The pivot: the first index of the largest magnitude (a NaN is never larger).
     int p = j;
@@ -131,6 +244,9 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
     } else if (info == 0) {
       info = j + 1;
     }
+    // Row j of U right of the diagonal: independent exact dot products, now that row j is final
+    // (no later swap touches it).
+    update_row(team, A, j, update);
     team.team_barrier();
   }
   return info;
@@ -147,7 +263,7 @@ struct BatchedGetf2Functor {
     const int b = team.league_rank();
     const auto a = Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL());
     const auto piv = Kokkos::subview(ipiv, b, Kokkos::ALL());
-    const int result = team_getf2(team, a, piv, ExactLuUpdate<N>());
+    const int result = team_getf2(team, a, piv, ExactLuUpdate<N, is_host_space<ExecSpace>()>());
     Kokkos::single(Kokkos::PerTeam(team), [&]() { info(b) = result; });
   }
 };
