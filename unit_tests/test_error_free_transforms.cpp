@@ -9,8 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <vector>
 
 namespace {
 
@@ -103,6 +106,42 @@ TEST(ErrorFreeTransforms, TwoProdThresholdIsSafe) {
 // The contraction probe: if the compiler fused x * y + z here, the result would differ. It guards
 // the build flags of ExKokkos' own targets (compiled with EXKOKKOS_EXPECT_NO_CONTRACTION).
 #if defined(EXKOKKOS_EXPECT_NO_CONTRACTION)
+// The lanes' TwoSum computes two of its subtractions as fma(x, 1, -y) on hosts with fma units
+// (compat::difference_on_fma_unit): that must be the same double as x - y for every pair, signed
+// zeros, subnormals, overflow to infinity and infinities included (NaN stays NaN).
+TEST(ErrorFreeTransforms, DifferenceOnFmaUnitIsTheRoundedDifference) {
+  std::mt19937_64 rng(7);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> specials = {0.0,    -0.0,   1.0,     -1.0,    0x1p-1074, -0x1p-1074,
+                                  0x1p-1022, 0x1.8p-1022, DBL_MAX, -DBL_MAX, inf,      -inf};
+  for (const double x : specials)
+    for (const double y : specials) {
+      const double want = x - y, got = ExKokkos::Impl::compat::difference_on_fma_unit(x, y);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got)) << x << " - " << y;
+      } else {
+        EXPECT_EQ(std::signbit(got), std::signbit(want)) << x << " - " << y;
+        EXPECT_EQ(got, want) << x << " - " << y;
+      }
+    }
+  for (int i = 0; i < 200000; ++i) {
+    // Close operands (cancellation, exact results), far apart ones, subnormals and the top.
+    const double x = random_double(rng, -1074, 1023);
+    const double y = i % 2 ? x * (1.0 + std::ldexp(random_double(rng, 0, 0), -(i % 60)))
+                           : random_double(rng, -1074, 1023);
+    const double got = ExKokkos::Impl::compat::difference_on_fma_unit(x, y);
+    ASSERT_EQ(got, x - y) << x << " - " << y;
+    ASSERT_EQ(std::signbit(got), std::signbit(x - y)) << x << " - " << y;
+    if (std::isfinite(got)) {
+      ExactSum exact;
+      exact.add(x);
+      exact.add(-y);
+      const double rounded = exact.round_double();
+      ASSERT_EQ(got, rounded) << x << " - " << y;
+    }
+  }
+}
+
 TEST(ErrorFreeTransforms, OwnTargetsAreBuiltWithoutContraction) {
   volatile double vx = 1.0 + 0x1p-30, vy = 1.0 - 0x1p-30, vz = -1.0;
   const double x = vx, y = vy, z = vz;
