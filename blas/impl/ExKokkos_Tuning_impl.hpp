@@ -16,9 +16,11 @@
 namespace ExKokkos {
 namespace Impl {
 
-// True for execution spaces that run on the host's cores (Serial, OpenMP, Threads, HPX).
+// True for execution spaces that run on the host's cores (Serial, OpenMP, Threads, HPX). Callable
+// in device code too: the batched LU picks its entry update by it inside a kernel (nvcc warned
+// about a host-only constexpr function there).
 template <class ExecSpace>
-constexpr bool is_host_space() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                     typename ExecSpace::memory_space>::accessible;
 }
