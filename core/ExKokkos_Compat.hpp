@@ -78,8 +78,8 @@ KOKKOS_INLINE_FUNCTION void prefetch(const void* p) {
 // 2026-11-24: 23.0 -> 21.4 ms). Plain subtraction on devices (a GPU's add is its fma unit) and
 // where the target has no fma instruction (a library fma would be a call).
 KOKKOS_FORCEINLINE_FUNCTION double difference_on_fma_unit(double x, double y) {
-#if defined(__GNUC__) && (defined(__FMA__) || defined(__aarch64__)) && \
-    !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__)
+#if defined(__GNUC__) && (defined(__FMA__) || defined(__aarch64__)) && !defined(__CUDA_ARCH__) && \
+    !defined(__HIP_DEVICE_COMPILE__) && !defined(__SYCL_DEVICE_ONLY__)
   return __builtin_fma(x, 1.0, -y);
 #else
   return x - y;
@@ -162,6 +162,14 @@ KOKKOS_INLINE_FUNCTION void atomic_add(std::uint64_t* dest, std::uint64_t value)
 KOKKOS_INLINE_FUNCTION void atomic_or(std::uint32_t* dest, std::uint32_t value) {
   ::Kokkos::atomic_fetch_or(dest, value);
 }
+// Reads what other threads' atomics left at `src` (atomically: a plain load could be served by a
+// cache that never saw them) and leaves zero there.
+KOKKOS_INLINE_FUNCTION std::uint64_t atomic_take(std::uint64_t* src) {
+  return ::Kokkos::atomic_exchange(src, std::uint64_t(0));
+}
+KOKKOS_INLINE_FUNCTION std::uint32_t atomic_take(std::uint32_t* src) {
+  return ::Kokkos::atomic_exchange(src, std::uint32_t(0));
+}
 KOKKOS_INLINE_FUNCTION std::uint32_t atomic_fetch_add(std::uint32_t* dest, std::uint32_t value) {
   return ::Kokkos::atomic_fetch_add(dest, value);
 }
@@ -169,6 +177,30 @@ KOKKOS_INLINE_FUNCTION std::uint32_t atomic_fetch_add(std::uint32_t* dest, std::
 // Reducers need join(volatile T&, const volatile T&) before Kokkos 4.0, may have it until 4.2, and
 // must not have it from 4.2 on. ExactSum enables its volatile join from this flag.
 constexpr bool reducers_take_volatile_join = KOKKOS_VERSION < 40200;
+
+// The stream on which a GPU execution space instance runs its kernels one after another, for state
+// that consecutive kernels share (LeagueAccumulator). CUDA and HIP instances name it the same way
+// in 3.4 and 4.x; other spaces have none known here.
+struct KernelQueue {
+  bool known;
+  const void* id;
+};
+template <class ExecSpace>
+auto kernel_queue(const ExecSpace& space, int) -> decltype(KernelQueue{true, space.cuda_stream()}) {
+  return KernelQueue{true, space.cuda_stream()};
+}
+template <class ExecSpace>
+auto kernel_queue(const ExecSpace& space, long) -> decltype(KernelQueue{true, space.hip_stream()}) {
+  return KernelQueue{true, space.hip_stream()};
+}
+template <class ExecSpace>
+KernelQueue kernel_queue(const ExecSpace&, ...) {
+  return KernelQueue{false, nullptr};
+}
+template <class ExecSpace>
+KernelQueue kernel_queue(const ExecSpace& space) {
+  return kernel_queue(space, 0);
+}
 
 // concurrency() is static before 4.0 and a member from 4.0; calling it on an instance works in
 // both.

@@ -62,9 +62,11 @@ std::vector<Case> cases() {
 template <class Space>
 int max_team_size() {
   using View = Kokkos::View<double*, typename Space::memory_space>;
+  using Result = Kokkos::View<double, typename Space::memory_space>;
   using Functor =
-      ExKokkos::Impl::ExactReduceFunctor<Space, ExKokkos::Impl::SumTerms<View>, 2, false>;
-  Kokkos::TeamPolicy<Space> policy(1, 1);
+      ExKokkos::Impl::ExactReduceFunctor<Space, ExKokkos::Impl::SumTerms<View>,
+                                         ExKokkos::Impl::RoundInto<double, Result>, 2, false>;
+  typename Functor::policy_type policy(1, 1);
   policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_size(4)));
   return policy.team_size_max(Functor{}, Kokkos::ParallelForTag());
 }

@@ -1,7 +1,7 @@
 // The device building blocks on real Kokkos backends: many threads depositing concurrently into
 // one team accumulator in scratch memory (atomics, interleaved copies), the cross-team merge into
 // the league accumulator (atomics again), and the rounding on the device, compared bit for bit
-// with the MPFR oracle.
+// with the MPFR oracle; and that an exact reduction is one kernel launch.
 // Run by ctest with OMP_NUM_THREADS=4 so that the OpenMP team really is concurrent.
 #include <ExKokkos.hpp>
 #include <ExKokkos_Dot.hpp>
@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -23,14 +24,20 @@ namespace {
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
 
+using ExKokkos::Impl::RoundInto;
+
 // Every thread of every team deposits its elements straight into its team's accumulator (no
-// expansion in front), so that the atomics see the most traffic.
+// expansion in front), so that the atomics see the most traffic; the last team to deposit into
+// the league accumulator rounds the sum into `result`.
 template <class ExecSpace>
 struct DirectDeposits {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using policy_type = Kokkos::TeamPolicy<ExecSpace, ExKokkos::Impl::finishing_launch_bounds>;
+  using member_type = typename policy_type::member_type;
   using memory_space = typename ExecSpace::memory_space;
+  using result_view = Kokkos::View<double, memory_space>;
   Kokkos::View<const double*, memory_space> a, b;
   bool products;
+  RoundInto<double, result_view> finish;
   ExKokkos::Impl::LeagueAccumulator<memory_space> league;
   int copies;
 
@@ -59,7 +66,7 @@ struct DirectDeposits {
     team.team_barrier();
     std::uint32_t flags = 0;
     accumulator.reduce(team, merged, flags);
-    league.deposit(team, merged, flags);
+    league.deposit_and_finish(team, merged, flags, finish);
   }
 };
 
@@ -74,18 +81,18 @@ double run_direct(const std::vector<double>& a, const std::vector<double>& b, bo
   Kokkos::deep_copy(
       vb, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
               b.data(), b.size()));
-  using Result = Kokkos::View<double, mem>;
-  const Result result("r");
-  Kokkos::TeamPolicy<ExecSpace> policy(league_size, team_size);
+  using Functor = DirectDeposits<ExecSpace>;
+  const typename Functor::result_view result("r");
+  typename Functor::policy_type policy(league_size, team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(DirectDeposits<ExecSpace>::scratch_size(copies)));
   double first = 0;
   for (int l = 0; l < launches; ++l) {
     // A fresh (zero) league accumulator per launch, as ExKokkos' routines use it.
-    const DirectDeposits<ExecSpace> f{
-        va, vb, products, ExKokkos::Impl::LeagueAccumulator<mem>::zero(ExecSpace()), copies};
+    const Functor f{
+        va,    vb, products, {result}, ExKokkos::Impl::LeagueAccumulator<mem>::zero(ExecSpace()),
+        copies};
     Kokkos::deep_copy(result, 12345.0);
     Kokkos::parallel_for("direct_deposits", policy, f);
-    f.league.finish(ExecSpace(), ExKokkos::Impl::RoundInto<double, Result>{result});
     double r;
     Kokkos::deep_copy(r, result);
     if (l == 0) first = r;
@@ -136,7 +143,7 @@ void check_direct_deposits(int league_size, int team_size, int copies) {
 
 template <class ExecSpace>
 int max_team_size() {
-  Kokkos::TeamPolicy<ExecSpace> policy(1, 1);
+  typename DirectDeposits<ExecSpace>::policy_type policy(1, 1);
   policy.set_scratch_size(0, Kokkos::PerTeam(ExKokkos::Impl::TeamAccumulator::scratch_size(8)));
   return policy.team_size_max(DirectDeposits<ExecSpace>{}, Kokkos::ParallelForTag());
 }
@@ -194,6 +201,88 @@ TEST(TeamAccumulator, ExpansionsInFrontGiveTheOracleBits) {
         EXPECT_TRUE(same_bits(ExKokkos::exdot(Space(), vx, vy, o), dot_expected));
       }
     }
+  }
+}
+
+// Kernels begun on any backend while a LaunchCounter lives, counted through Kokkos' tool
+// callbacks (the interface profiling tools use).
+std::vector<std::string> launched;
+void count_launch(const char* name, std::uint32_t, std::uint64_t* id) {
+  launched.emplace_back(name);
+  *id = launched.size();
+}
+void launch_ended(std::uint64_t) {}
+
+struct LaunchCounter {
+  LaunchCounter() {
+    launched.clear();
+    namespace T = Kokkos::Tools::Experimental;
+    T::set_begin_parallel_for_callback(count_launch);
+    T::set_begin_parallel_reduce_callback(count_launch);
+    T::set_begin_parallel_scan_callback(count_launch);
+    T::set_end_parallel_for_callback(launch_ended);
+    T::set_end_parallel_reduce_callback(launch_ended);
+    T::set_end_parallel_scan_callback(launch_ended);
+  }
+  ~LaunchCounter() {
+    namespace T = Kokkos::Tools::Experimental;
+    T::set_begin_parallel_for_callback(nullptr);
+    T::set_begin_parallel_reduce_callback(nullptr);
+    T::set_begin_parallel_scan_callback(nullptr);
+    T::set_end_parallel_for_callback(nullptr);
+    T::set_end_parallel_reduce_callback(nullptr);
+    T::set_end_parallel_scan_callback(nullptr);
+  }
+  static std::string list() {
+    std::string all;
+    for (const std::string& name : launched) all += " [" + name + "]";
+    return all;
+  }
+};
+
+struct PlainCopy {
+  Kokkos::View<double*, Kokkos::DefaultExecutionSpace::memory_space> y, x;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const { y(i) = x(i); }
+};
+
+// The multi-level reduction, its merge and its rounding are one kernel launch (issue 3): no
+// clearing kernel, no separate rounding launch, for the rank-0 view form and the scalar form.
+TEST(TeamAccumulator, ExactReductionIsOneLaunch) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  const std::int64_t n = 100000;
+  Kokkos::View<double*, Space::memory_space> x("x", n), y("y", n);
+  Kokkos::deep_copy(x, 0.1);
+  Kokkos::deep_copy(y, 3.0);
+  const Kokkos::View<double, Space::memory_space> r("r");
+  ExKokkos::exdot(Space(), r, x, y);  // first call: whatever is set up once (per GPU stream)
+  Space().fence();
+  {
+    const LaunchCounter counter;
+    Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), PlainCopy{y, x});
+    Space().fence();
+    if (launched.size() != 1) GTEST_SKIP() << "Kokkos' tool callbacks are not active here";
+  }
+  for (int form = 0; form < 5; ++form) {
+    const LaunchCounter counter;
+    switch (form) {
+      case 0:
+        ExKokkos::exdot(Space(), r, x, y);
+        break;
+      case 1:
+        ExKokkos::exsum(Space(), r, x);
+        break;
+      case 2:
+        ExKokkos::exnrm2(Space(), r, x);
+        break;
+      case 3:
+        (void)ExKokkos::exdot(Space(), x, y);
+        break;
+      default:
+        (void)ExKokkos::exasum(Space(), x);
+        break;
+    }
+    Space().fence();
+    EXPECT_EQ(launched.size(), 1u) << "form " << form << ":" << LaunchCounter::list();
   }
 }
 

@@ -1,16 +1,16 @@
 // The multi-level exact reduction behind exsum, exasum, exdot and exnrm2 (ExBLAS, Alg. 5/6):
 //   level 1: each thread adds its terms into a floating-point expansion in registers;
 //   level 2: expansions spill into long accumulators shared by the team (scratch memory, atomics);
-//   level 3: every team adds its normalized accumulator into a global one (integer atomics), and a
-//            second, one-thread launch normalizes and rounds it
-//            (core/ExKokkos_LeagueAccumulator.hpp says why two launches).
-// No host round trip; the result lands in a rank-0 view.
+//   level 3: every team adds its normalized accumulator into a global one (integer atomics), and
+//            the team that does so last normalizes and rounds it
+//            (core/ExKokkos_LeagueAccumulator.hpp says why that is safe without a barrier).
+// One kernel launch, no host round trip; the result lands in a rank-0 view.
 //
 // Terms say what element i adds. A sum-like Terms has `static constexpr bool is_product = false`
 // and `double operator()(i)`; a product-like one has is_product = true and
 // `void operator()(i, double& a, double& b)` for the exact product a * b. A Finisher receives the
-// merged, normalized accumulator on one thread (LeagueAccumulator::finish) and stores the rounded
-// result.
+// merged, normalized accumulator on one thread of the last team (LeagueAccumulator::
+// deposit_and_finish) and stores the rounded result.
 //
 // Host backends give each thread a contiguous range, walked W elements at a time through
 // ExpansionLanes (vectorized, latency hidden). Device backends stride the team's range over its
@@ -33,9 +33,10 @@
 namespace ExKokkos {
 namespace Impl {
 
-template <class ExecSpace, class Terms, int N, bool EarlyExit>
+template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
 struct ExactReduceFunctor {
-  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  // Launch bounds: the finishing path must not set the registers of the accumulating loop.
+  using policy_type = Kokkos::TeamPolicy<ExecSpace, finishing_launch_bounds>;
   using member_type = typename policy_type::member_type;
   using memory_space = typename ExecSpace::memory_space;
   using is_product = std::integral_constant<bool, Terms::is_product>;
@@ -44,6 +45,7 @@ struct ExactReduceFunctor {
   static constexpr bool use_lanes = is_host_space<ExecSpace>() && !EarlyExit;
 
   Terms terms;
+  Finisher finish;
   LeagueAccumulator<memory_space> league;
   std::int64_t n;
   std::int64_t per_team;  // elements per team (contiguous blocks)
@@ -76,7 +78,7 @@ struct ExactReduceFunctor {
 
     std::uint32_t flags = 0;
     accumulator.reduce(team, merged, flags);
-    league.deposit(team, merged, flags);
+    league.deposit_and_finish(team, merged, flags, finish);
   }
 
   // Device: the team's range strided over its threads, a few loads ahead (LaneWalk_impl.hpp).
@@ -125,21 +127,21 @@ struct StoreAccumulator {
   }
 };
 
-template <class ExecSpace, class Terms, int N, bool EarlyExit>
+template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
 void launch_exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
+                         const Finisher& finish,
                          const LeagueAccumulator<typename ExecSpace::memory_space>& league,
                          std::int64_t n) {
-  using Functor = ExactReduceFunctor<ExecSpace, Terms, N, EarlyExit>;
+  using Functor = ExactReduceFunctor<ExecSpace, Terms, Finisher, N, EarlyExit>;
   const std::int64_t per_team = (n + c.league_size - 1) / c.league_size;
-  Functor f{terms, league, n, per_team, c.copies};
-  Kokkos::TeamPolicy<ExecSpace> policy(space, c.league_size, c.team_size);
+  Functor f{terms, finish, league, n, per_team, c.copies};
+  typename Functor::policy_type policy(space, c.league_size, c.team_size);
   policy.set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_size(c.copies)));
   Kokkos::parallel_for("ExKokkos::exact_reduce", policy, f);
 }
 
-// Runs the reduction with the expansion size and early-exit setting of the configuration, then
-// the finisher. The finisher is not a parameter of the accumulating kernels: its code is compiled
-// once, not once per expansion size.
+// Runs the reduction, and the finisher on its result, in one launch with the expansion size and
+// early-exit setting of the configuration.
 template <class ExecSpace, class Terms, class Finisher>
 void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
                   const Finisher& finish, std::int64_t n) {
@@ -147,11 +149,10 @@ void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& te
   with_expansion_size(c.expansion_size, [&](auto size) {
     constexpr int N = decltype(size)::value;
     if (c.early_exit)
-      launch_exact_reduce<ExecSpace, Terms, N, true>(space, c, terms, league, n);
+      launch_exact_reduce<ExecSpace, Terms, Finisher, N, true>(space, c, terms, finish, league, n);
     else
-      launch_exact_reduce<ExecSpace, Terms, N, false>(space, c, terms, league, n);
+      launch_exact_reduce<ExecSpace, Terms, Finisher, N, false>(space, c, terms, finish, league, n);
   });
-  league.finish(space, finish);
 }
 
 }  // namespace Impl

@@ -105,10 +105,12 @@ typename RView::non_const_value_type fetch_result(const ExecSpace& space, const 
   return value;
 }
 
-// A rank-0 result view in the space's memory, for the forms that return a scalar.
+// A rank-0 result view in the space's memory, for the forms that return a scalar. Not initialized
+// (that would be a kernel launch of its own): reduce_into always writes it.
 template <class T, class ExecSpace>
 Kokkos::View<T, typename ExecSpace::memory_space> result_view() {
-  return Kokkos::View<T, typename ExecSpace::memory_space>("ExKokkos::result");
+  return Kokkos::View<T, typename ExecSpace::memory_space>(
+      Kokkos::ViewAllocateWithoutInitializing("ExKokkos::result"));
 }
 
 }  // namespace Impl

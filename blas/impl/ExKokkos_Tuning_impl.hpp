@@ -4,6 +4,7 @@
 #define EXKOKKOS_TUNING_IMPL_HPP
 
 #include <ExKokkos_Compat.hpp>
+#include <ExKokkos_LeagueAccumulator.hpp>
 #include <ExKokkos_Options.hpp>
 #include <ExKokkos_TeamAccumulator.hpp>
 
@@ -83,6 +84,11 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
                "accumulators_per_team = " + std::to_string(c.copies) + " (at most 64)");
   check_option(c.team_size > 0 && c.league_size > 0, routine,
                "team_size and league_size must be positive");
+  // The reduction kernel's launch bounds (the finishing path's registers) allow no larger team
+  // on a GPU; host backends ignore launch bounds.
+  check_option(host || c.team_size <= finishing_max_team_size, routine,
+               "team_size = " + std::to_string(c.team_size) + " (at most " +
+                   std::to_string(finishing_max_team_size) + " on this backend)");
   // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
   // element deposits at most deposits_per_element error terms, plus the whole expansion when its
   // head reaches the flush threshold; each thread flushes its expansion once more at the end.
