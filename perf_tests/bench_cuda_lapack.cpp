@@ -1,0 +1,94 @@
+// CUDA benchmarks, LAPACK (run as bench_cuda_level1):
+//   exgetf2_batched                 n = 8 .. 128       cublasDgetrfBatched (2^26 entries a batch)
+#include <ExKokkos_Getf2.hpp>
+
+#include "ExKokkosPerf_Cuda.hpp"
+
+#include <Kokkos_Random.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace ExKokkosPerf;
+
+struct LuInputs {
+  Batch A0, A;
+  Kokkos::View<int**, Mem> ipiv;
+  Kokkos::View<int*, Mem> info;
+  Kokkos::View<std::uintptr_t*, Mem> pointers;  // cuBLAS' array of matrix pointers
+};
+std::vector<LuInputs>& lu() {
+  static std::vector<LuInputs> v;
+  return v;
+}
+
+// Diagonally dominant random matrices: every pivot is well away from zero.
+struct MakeDominant {
+  Batch A;
+  KOKKOS_INLINE_FUNCTION void operator()(const int b) const {
+    const int n = static_cast<int>(A.extent(1));
+    for (int i = 0; i < n; ++i) A(b, i, i) += 2.0 * n;
+  }
+};
+
+void register_lu(int n) {
+  const int batch = static_cast<int>((std::size_t(1) << 26) / (std::size_t(n) * n));
+  LuInputs in;
+  in.A0 = Batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A0"), batch, n, n);
+  in.A = Batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A"), batch, n, n);
+  in.ipiv = Kokkos::View<int**, Mem>("ipiv", batch, n);
+  in.info = Kokkos::View<int*, Mem>("info", batch);
+  Kokkos::Random_XorShift64_Pool<Space> pool(7);
+  Kokkos::fill_random(in.A0, pool, -1.0, 1.0);
+  Kokkos::parallel_for("make_dominant", Kokkos::RangePolicy<Space>(0, batch), MakeDominant{in.A0});
+  // cublasDgetrfBatched takes a device array of pointers to the matrices (each column-major with
+  // lda = n: the transposes of ours, which costs the same to factor).
+  in.pointers = Kokkos::View<std::uintptr_t*, Mem>("pointers", batch);
+  {
+    const Batch A = in.A;
+    const Kokkos::View<std::uintptr_t*, Mem> p = in.pointers;
+    Kokkos::parallel_for(
+        "pointers", Kokkos::RangePolicy<Space>(0, batch),
+        KOKKOS_LAMBDA(const int b) { p(b) = reinterpret_cast<std::uintptr_t>(&A(b, 0, 0)); });
+  }
+  lu().push_back(in);
+  const std::string suffix = "/uniform/" + std::to_string(n) + "x" + std::to_string(batch);
+  const double bytes = 2.0 * 8.0 * n * n * batch;
+  const auto restore = [in] { Kokkos::deep_copy(Space(), in.A, in.A0); };
+  register_timed(
+      "exgetf2_batched" + suffix, restore,
+      [in] { ExKokkos::exgetf2_batched(Space(), in.A, in.ipiv, in.info); }, bytes);
+  for (int team : {8, 32}) {
+    if (team > n) continue;
+    ExKokkos::Options o;
+    o.team_size = team;
+    register_timed(
+        "exgetf2_batched_team" + std::to_string(team) + suffix, restore,
+        [in, o] { ExKokkos::exgetf2_batched(Space(), in.A, in.ipiv, in.info, o); }, bytes);
+  }
+  register_timed(
+      "cublasDgetrfBatched" + suffix, restore,
+      [in, n, batch] {
+        check(cublasDgetrfBatched(handle(), n, reinterpret_cast<double* const*>(in.pointers.data()),
+                                  n, in.ipiv.data(), in.info.data(), batch),
+              "dgetrfBatched");
+      },
+      bytes);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_cuda_benchmarks(
+      argc, argv,
+      [] {
+        for (int n : {8, 16, 32, 64, 128}) register_lu(n);
+      },
+      {{"exgetf2_batched", "cublasDgetrfBatched"},
+       {"exgetf2_batched_team8", "cublasDgetrfBatched"},
+       {"exgetf2_batched_team32", "cublasDgetrfBatched"}},
+      [] { lu().clear(); });
+}

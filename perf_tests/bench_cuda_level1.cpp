@@ -1,0 +1,163 @@
+// CUDA benchmarks, level 1 (run with --benchmark_repetitions=5 --benchmark_min_time=0.05, say: the
+// ratio table at the end then uses the median of the repetitions):
+//   exdot, exsum, exasum, exnrm2    n = 2^24, 2^27     cublasDdot, Dasum, Dnrm2, Kokkos reduce
+//   exdot, lognormal and full range n = 2^27           cublasDdot
+#include <ExKokkos_Asum.hpp>
+#include <ExKokkos_Dot.hpp>
+#include <ExKokkos_Nrm2.hpp>
+#include <ExKokkos_Sum.hpp>
+
+#include "ExKokkosPerf_Cuda.hpp"
+
+#include <Kokkos_Random.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace ExKokkosPerf;
+
+// Lognormal magnitudes exp(N(0, 18)) (about 10^+-8 at one sigma) with random signs, or full range:
+// random signs and exponents over most of the double range (the products over- and underflow: the
+// exact kernels' slowest path).
+struct FillWide {
+  Vector v;
+  Kokkos::Random_XorShift64_Pool<Space> pool;
+  bool full_range;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    auto g = pool.get_state();
+    const double sign = g.urand() % 2 ? -1.0 : 1.0;
+    if (full_range)
+      v(i) = sign * g.drand(1.0, 2.0) * Kokkos::pow(2.0, double(int(g.urand() % 2000) - 1000));
+    else
+      v(i) = sign * Kokkos::exp(g.normal(0.0, 18.0));
+    pool.free_state(g);
+  }
+};
+
+void fill_wide(const Vector& v, unsigned seed, bool full_range) {
+  Kokkos::parallel_for("fill_wide", Kokkos::RangePolicy<Space>(0, v.extent(0)),
+                       FillWide{v, Kokkos::Random_XorShift64_Pool<Space>(seed), full_range});
+}
+
+// Level-1 results go to device memory, as ExKokkos' rank-0 results do: no implicit host sync.
+void device_pointers() {
+  check(cublasSetPointerMode(handle(), CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
+}
+
+// Inputs live in these views for the whole run; main releases them before Kokkos::finalize.
+struct Level1Inputs {
+  Vector x, y;
+  Kokkos::View<double, Mem> result;
+};
+std::vector<Level1Inputs>& level1() {
+  static std::vector<Level1Inputs> v;
+  return v;
+}
+
+void register_level1(int log2n) {
+  const std::size_t n = std::size_t(1) << log2n;
+  Level1Inputs in{Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), n),
+                  Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), n),
+                  Kokkos::View<double, Mem>("r")};
+  fill(in.x, 1);
+  fill(in.y, 2);
+  level1().push_back(in);
+  const std::string suffix = "/uniform/" + std::to_string(n);
+  const double one = 8.0 * n, two = 16.0 * n;
+  register_timed(
+      "exdot" + suffix, nothing, [in] { ExKokkos::exdot(Space(), in.result, in.x, in.y); }, two);
+  register_timed(
+      "exsum" + suffix, nothing, [in] { ExKokkos::exsum(Space(), in.result, in.x); }, one);
+  register_timed(
+      "exasum" + suffix, nothing, [in] { ExKokkos::exasum(Space(), in.result, in.x); }, one);
+  register_timed(
+      "exnrm2" + suffix, nothing, [in] { ExKokkos::exnrm2(Space(), in.result, in.x); }, one);
+  const int ni = static_cast<int>(n);
+  register_timed(
+      "cublasDdot" + suffix, nothing,
+      [in, ni] {
+        device_pointers();
+        check(cublasDdot(handle(), ni, in.x.data(), 1, in.y.data(), 1, in.result.data()), "ddot");
+      },
+      two);
+  register_timed(
+      "cublasDasum" + suffix, nothing,
+      [in, ni] {
+        device_pointers();
+        check(cublasDasum(handle(), ni, in.x.data(), 1, in.result.data()), "dasum");
+      },
+      one);
+  register_timed(
+      "cublasDnrm2" + suffix, nothing,
+      [in, ni] {
+        device_pointers();
+        check(cublasDnrm2(handle(), ni, in.x.data(), 1, in.result.data()), "dnrm2");
+      },
+      one);
+  register_timed(
+      "parallel_reduce_dot" + suffix, nothing,
+      [in] {
+        const Vector x = in.x, y = in.y;
+        Kokkos::parallel_reduce(
+            "dot", Kokkos::RangePolicy<Space>(0, x.extent(0)),
+            KOKKOS_LAMBDA(const std::size_t i, double& acc) { acc += x(i) * y(i); }, in.result);
+      },
+      two);
+  register_timed(
+      "parallel_reduce_sum" + suffix, nothing,
+      [in] {
+        const Vector x = in.x;
+        Kokkos::parallel_reduce(
+            "sum", Kokkos::RangePolicy<Space>(0, x.extent(0)),
+            KOKKOS_LAMBDA(const std::size_t i, double& acc) { acc += x(i); }, in.result);
+      },
+      one);
+}
+
+// exdot on wide-range data beside cublasDdot (cuBLAS' result over- or underflows; the timing
+// is what is compared).
+void register_level1_wide(int log2n, bool full_range) {
+  const std::size_t n = std::size_t(1) << log2n;
+  Level1Inputs in{Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), n),
+                  Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), n),
+                  Kokkos::View<double, Mem>("r")};
+  fill_wide(in.x, 11, full_range);
+  fill_wide(in.y, 12, full_range);
+  level1().push_back(in);
+  const std::string suffix =
+      std::string(full_range ? "/fullrange/" : "/lognormal/") + std::to_string(n);
+  const int ni = static_cast<int>(n);
+  register_timed(
+      "exdot" + suffix, nothing, [in] { ExKokkos::exdot(Space(), in.result, in.x, in.y); },
+      16.0 * n);
+  register_timed(
+      "cublasDdot" + suffix, nothing,
+      [in, ni] {
+        device_pointers();
+        check(cublasDdot(handle(), ni, in.x.data(), 1, in.y.data(), 1, in.result.data()), "ddot");
+      },
+      16.0 * n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return run_cuda_benchmarks(
+      argc, argv,
+      [] {
+        for (int log2n : {24, 27}) register_level1(log2n);
+        register_level1_wide(27, false);
+        register_level1_wide(27, true);
+      },
+      {{"exdot", "cublasDdot"},
+       {"exdot", "parallel_reduce_dot"},
+       {"exsum", "cublasDdot"},
+       {"exsum", "cublasDasum"},
+       {"exsum", "parallel_reduce_sum"},
+       {"exasum", "cublasDasum"},
+       {"exnrm2", "cublasDnrm2"}},
+      [] { level1().clear(); });
+}
