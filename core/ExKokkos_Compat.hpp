@@ -186,20 +186,20 @@ struct KernelQueue {
   const void* id;
 };
 template <class ExecSpace>
-auto kernel_queue(const ExecSpace& space, int) -> decltype(KernelQueue{true, space.cuda_stream()}) {
+auto stream_of(const ExecSpace& space, int) -> decltype(KernelQueue{true, space.cuda_stream()}) {
   return KernelQueue{true, space.cuda_stream()};
 }
 template <class ExecSpace>
-auto kernel_queue(const ExecSpace& space, long) -> decltype(KernelQueue{true, space.hip_stream()}) {
+auto stream_of(const ExecSpace& space, long) -> decltype(KernelQueue{true, space.hip_stream()}) {
   return KernelQueue{true, space.hip_stream()};
 }
 template <class ExecSpace>
-KernelQueue kernel_queue(const ExecSpace&, ...) {
+KernelQueue stream_of(const ExecSpace&, ...) {
   return KernelQueue{false, nullptr};
 }
 template <class ExecSpace>
 KernelQueue kernel_queue(const ExecSpace& space) {
-  return kernel_queue(space, 0);
+  return stream_of(space, 0);
 }
 
 // concurrency() is static before 4.0 and a member from 4.0; calling it on an instance works in
