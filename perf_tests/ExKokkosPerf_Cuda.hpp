@@ -74,19 +74,19 @@ inline void register_timed(const std::string& name, std::function<void()> setup,
 
 inline void nothing() {}
 
-// Runs the benchmarks that register_all() registers, with a ratio table of `pairs` at the end, on
-// one cuBLAS handle bound to the Kokkos stream; release() then drops the views that the inputs
-// hold, before Kokkos::finalize.
-inline int run_cuda_benchmarks(int argc, char** argv, const std::function<void()>& register_all,
-                               std::vector<std::pair<std::string, std::string>> pairs,
+// Runs the benchmarks that register_all() registers, with a ratio table at the end of the pairs
+// {exact routine, baseline} that it returns, on one cuBLAS handle bound to the Kokkos stream;
+// release() then drops the views that the inputs hold, before Kokkos::finalize.
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+inline int run_cuda_benchmarks(int argc, char** argv, const std::function<Pairs()>& register_all,
                                const std::function<void()>& release) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
   check(cublasCreate(&handle()), "cublasCreate");
   check(cublasSetStream(handle(), Space().cuda_stream()), "cublasSetStream");
-  register_all();
+  const Pairs pairs = register_all();
   Kokkos::fence();
-  RatioReporter reporter(std::move(pairs));
+  RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   // The registered lambdas hold views: release them before Kokkos::finalize.

@@ -139,9 +139,9 @@ int main(int argc, char** argv) {
         for (int n : {4096, 16384}) register_level2(n);
         register_gemv_shape(65536, 4096, "tall");
         register_gemv_shape(4096, 65536, "wide");
+        return Pairs{{"exgemv_N", "cublasDgemv_N"},
+                     {"exgemv_T", "cublasDgemv_T"},
+                     {"extrsv_LN", "cublasDtrsv_LN"}};
       },
-      {{"exgemv_N", "cublasDgemv_N"},
-       {"exgemv_T", "cublasDgemv_T"},
-       {"extrsv_LN", "cublasDtrsv_LN"}},
       [] { level2().clear(); });
 }

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
       argc, argv,
       [] {
         for (int n : {1024, 4096}) register_gemm(n);
+        return Pairs{{"exgemm_NN", "cublasDgemm_NN"}};
       },
-      {{"exgemm_NN", "cublasDgemm_NN"}}, [] { gemm().clear(); });
+      [] { gemm().clear(); });
 }

@@ -86,9 +86,9 @@ int main(int argc, char** argv) {
       argc, argv,
       [] {
         for (int n : {8, 16, 32, 64, 128}) register_lu(n);
+        return Pairs{{"exgetf2_batched", "cublasDgetrfBatched"},
+                     {"exgetf2_batched_team8", "cublasDgetrfBatched"},
+                     {"exgetf2_batched_team32", "cublasDgetrfBatched"}};
       },
-      {{"exgetf2_batched", "cublasDgetrfBatched"},
-       {"exgetf2_batched_team8", "cublasDgetrfBatched"},
-       {"exgetf2_batched_team32", "cublasDgetrfBatched"}},
       [] { lu().clear(); });
 }

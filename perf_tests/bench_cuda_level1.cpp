@@ -2,6 +2,7 @@
 // ratio table at the end then uses the median of the repetitions):
 //   exdot, exsum, exasum, exnrm2    n = 2^24, 2^27     cublasDdot, Dasum, Dnrm2, Kokkos reduce
 //   exdot, lognormal and full range n = 2^27           cublasDdot
+//   exdot under 28 tuning settings  n = 2^27           cublasDdot (uniform and lognormal)
 #include <ExKokkos_Asum.hpp>
 #include <ExKokkos_Dot.hpp>
 #include <ExKokkos_Nrm2.hpp>
@@ -142,6 +143,58 @@ void register_level1_wide(int log2n, bool full_range) {
       16.0 * n);
 }
 
+// exdot at n = 2^27 under other tuning settings than the defaults (expansion size, early exit,
+// team and league size, accumulators per team), each beside cublasDdot: what the device defaults
+// in blas/impl/ExKokkos_Tuning_impl.hpp are chosen from. Every setting gives the same bits.
+// Named "exdot_<setting>/<data>/<n>"; returns the pairs for the ratio table.
+Pairs register_tuning(int log2n, bool lognormal) {
+  const std::size_t n = std::size_t(1) << log2n;
+  Level1Inputs in{Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), n),
+                  Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), n),
+                  Kokkos::View<double, Mem>("r")};
+  if (lognormal) {
+    fill_wide(in.x, 21, false);
+    fill_wide(in.y, 22, false);
+  } else {
+    fill(in.x, 21);
+    fill(in.y, 22);
+  }
+  level1().push_back(in);
+  const std::string suffix =
+      std::string(lognormal ? "/lognormal/" : "/uniform/") + std::to_string(n);
+  // The baseline: cublasDdot of register_level1 and register_level1_wide, same names.
+  std::vector<ExKokkos::Options> settings;
+  for (int es : {2, 3, 4, 6, 8})
+    for (int exit : {0, 1}) {
+      ExKokkos::Options o;
+      o.expansion_size = es;
+      o.early_exit = exit;
+      settings.push_back(o);
+    }
+  const int one_wave = 3 * Space().concurrency() / 2048;  // 3 teams of 256 per multiprocessor
+  for (int team : {128, 256})
+    for (int copies : {1, 4, 8})
+      for (int waves : {1, 3, 8}) {
+        ExKokkos::Options o;
+        o.team_size = team;
+        o.accumulators_per_team = copies;
+        o.league_size = waves * one_wave * (256 / team);
+        settings.push_back(o);
+      }
+  Pairs pairs;
+  for (const ExKokkos::Options& o : settings) {
+    const std::string name = "exdot_es" + std::to_string(o.expansion_size) + "_exit" +
+                             std::to_string(o.early_exit) + "_team" + std::to_string(o.team_size) +
+                             "_league" + std::to_string(o.league_size) + "_copies" +
+                             std::to_string(o.accumulators_per_team);
+    register_timed(
+        name + suffix, nothing, [in, o] { ExKokkos::exdot(Space(), in.result, in.x, in.y, o); },
+        16.0 * n);
+    pairs.push_back({name, "cublasDdot"});
+  }
+  return pairs;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -151,13 +204,13 @@ int main(int argc, char** argv) {
         for (int log2n : {24, 27}) register_level1(log2n);
         register_level1_wide(27, false);
         register_level1_wide(27, true);
+        Pairs pairs{{"exdot", "cublasDdot"},          {"exdot", "parallel_reduce_dot"},
+                    {"exsum", "cublasDdot"},          {"exsum", "cublasDasum"},
+                    {"exsum", "parallel_reduce_sum"}, {"exasum", "cublasDasum"},
+                    {"exnrm2", "cublasDnrm2"}};
+        for (bool lognormal : {false, true})
+          for (const auto& p : register_tuning(27, lognormal)) pairs.push_back(p);
+        return pairs;
       },
-      {{"exdot", "cublasDdot"},
-       {"exdot", "parallel_reduce_dot"},
-       {"exsum", "cublasDdot"},
-       {"exsum", "cublasDasum"},
-       {"exsum", "parallel_reduce_sum"},
-       {"exasum", "cublasDasum"},
-       {"exnrm2", "cublasDnrm2"}},
       [] { level1().clear(); });
 }
