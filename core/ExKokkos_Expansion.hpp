@@ -30,6 +30,16 @@
 
 namespace ExKokkos {
 
+// Hands the N slots of an expansion (slots[0] its head) to a sink: the head even when it is zero,
+// since its sign is the sign of an exact zero sum (see "Sign of zero" above), the other slots only
+// when they are not zero (a zero there adds nothing). Every flush of slots goes through here.
+template <int N, class Sink>
+KOKKOS_INLINE_FUNCTION void add_slots(const double (&slots)[N], Sink& sink) {
+  sink.add(slots[0]);
+  for (int i = 1; i < N; ++i)
+    if (slots[i] != 0.0) sink.add(slots[i]);
+}
+
 // Sink: anything with add(double) and add_product(double, double) that sums exactly (a
 // LongAccumulator, a team accumulator's deposit handle).
 template <int N, bool EarlyExit = false>
@@ -74,10 +84,17 @@ class Expansion {
   // Hands every slot to the sink and clears the expansion.
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void flush(Sink& sink) {
-    sink.add(slot_[0]);  // even a zero: its sign matters (see above)
-    for (int i = 1; i < N; ++i)
-      if (slot_[i] != 0.0) sink.add(slot_[i]);
+    add_slots(slot_, sink);
     clear();
+  }
+
+  // True when nothing but -0 terms was added since the last clear: the head is -0 (by its bits:
+  // +0 == -0) and every other slot zero. Flushing an empty expansion adds nothing, not even to a
+  // zero's sign.
+  KOKKOS_INLINE_FUNCTION bool empty() const {
+    bool none = Impl::compat::bit_cast<std::uint64_t>(slot_[0]) == 0x8000000000000000u;
+    for (int i = 1; i < N; ++i) none = none && slot_[i] == 0.0;
+    return none;
   }
 
   KOKKOS_INLINE_FUNCTION double operator[](int i) const { return slot_[i]; }

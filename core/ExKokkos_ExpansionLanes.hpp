@@ -206,13 +206,12 @@ class ExpansionLanes {
   // Hands lane j's slots to its sink and clears that lane.
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void flush_lane(int j, Sink& sink) {
-    auto& s = Impl::lane_sink(sink, j);
-    s.add(slot_[0][j]);  // even a zero: its sign matters
-    slot_[0][j] = -0.0;
-    for (int i = 1; i < N; ++i) {
-      if (slot_[i][j] != 0.0) s.add(slot_[i][j]);
-      slot_[i][j] = 0.0;
+    double slots[N];
+    for (int i = 0; i < N; ++i) {
+      slots[i] = slot_[i][j];
+      slot_[i][j] = i == 0 ? -0.0 : 0.0;
     }
+    add_slots(slots, Impl::lane_sink(sink, j));
   }
 
   // Slot i of lane j.

@@ -9,6 +9,7 @@
 #include "ExKokkos_ErrorFreeTransforms.hpp"
 #include "ExKokkos_Expansion.hpp"
 #include "ExKokkos_LongAccumulator.hpp"
+#include "ExKokkos_LazyAccumulator.hpp"
 #include "ExKokkos_TeamAccumulator.hpp"
 #include "ExKokkos_LeagueAccumulator.hpp"
 #include "ExKokkos_CorrectlyRoundedSqrt.hpp"

@@ -463,7 +463,7 @@ struct OzakiFinishFunctor {
   KOKKOS_INLINE_FUNCTION void general(std::int64_t o, std::int64_t i, std::int64_t jj,
                                       std::int64_t j) const {
     Expansion<N, false> e;
-    LazyLaneSink sink;
+    LazyAccumulator sink;
     const int scale = top_a(i) + top_b(j) - 2 * bits;
     bool any = false;
     // The products of one diagonal s + t = g share the scale 2^(scale - g bits): their integer sum
@@ -488,7 +488,7 @@ struct OzakiFinishFunctor {
       }
     }
     if (!any && !all_products_negative_zero(i, j)) e.add(0.0, sink);  // the head becomes +0
-    if (!sink.touched) {
+    if (!sink.used()) {
       double slots[N];
       for (int q = 0; q < N; ++q) slots[q] = e[q];
       if (round_from_slots(finish, o, slots)) return;

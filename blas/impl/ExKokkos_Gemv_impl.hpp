@@ -20,10 +20,10 @@
 #include "ExKokkos_ReductionRoutine_impl.hpp"
 
 #include <ExKokkos_ExpansionRounding.hpp>
+#include <ExKokkos_LazyAccumulator.hpp>
 #include <ExKokkos_ScaledSumRounding.hpp>
 
 #include <cctype>
-#include <new>
 #include <string>
 
 namespace ExKokkos {
@@ -129,26 +129,6 @@ KOKKOS_INLINE_FUNCTION bool round_from_slots(const GemvFinish<YView>& finish, st
   return finish.round_from_slots(i, slots);
 }
 
-// A lane's long accumulator, constructed (1 KiB cleared) only when the lane's expansion hands it
-// a term: most outputs of ordinary data never spill, and are rounded from their slots.
-struct LazyLaneSink {
-  union {
-    LongAccumulator acc;
-  };
-  bool touched;
-  KOKKOS_INLINE_FUNCTION LazyLaneSink() : touched(false) {}
-  KOKKOS_INLINE_FUNCTION ~LazyLaneSink() {}
-  KOKKOS_INLINE_FUNCTION LongAccumulator& get() {
-    if (!touched) {
-      new (&acc) LongAccumulator();
-      touched = true;
-    }
-    return acc;
-  }
-  KOKKOS_INLINE_FUNCTION void add(double x) { get().add(x); }
-  KOKKOS_INLINE_FUNCTION void add_product(double a, double b) { get().add_product(a, b); }
-};
-
 template <class Op, class XView, class Finish, int N>
 struct OutputLanesFunctor {
   static constexpr int W = host_lanes;
@@ -161,15 +141,15 @@ struct OutputLanesFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
     const std::int64_t r0 = block * W;
     const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
-    LazyLaneSink acc[W];
-    PerLaneSinks<LazyLaneSink> sinks{acc};
+    LazyAccumulator acc[W];
+    PerLaneSinks<LazyAccumulator> sinks{acc};
     ExpansionLanes<N, W> lanes;
     if (count == W)
       accumulate<true>(r0, count, lanes, acc, sinks);
     else
       accumulate<false>(r0, count, lanes, acc, sinks);
     for (int j = 0; j < count; ++j) {
-      if (!acc[j].touched) {  // the lane's slots hold the whole exact sum
+      if (!acc[j].used()) {  // the lane's slots hold the whole exact sum
         double slots[N];
         for (int s = 0; s < N; ++s) slots[s] = lanes.slot(s, j);
         if (round_from_slots(finish, r0 + j, slots)) continue;
@@ -203,8 +183,8 @@ struct OutputLanesFunctor {
   // partial block the lanes past the last output repeat its row and their sums are discarded.
   template <bool Full>
   KOKKOS_INLINE_FUNCTION void accumulate(std::int64_t r0, int count, ExpansionLanes<N, W>& lanes,
-                                         LazyLaneSink* acc,
-                                         PerLaneSinks<LazyLaneSink>& sinks) const {
+                                         LazyAccumulator* acc,
+                                         PerLaneSinks<LazyAccumulator>& sinks) const {
     using Lanes = ExpansionLanes<N, W>;
     std::int64_t k = 0;
     for (; k + Lanes::window <= k_count; k += Lanes::window) {
@@ -250,15 +230,12 @@ struct InnerLanesFunctor {
     // The lanes folded into one expansion: when nothing reached the accumulator, the output is
     // rounded from the slots, without clearing, filling and rounding 1 KiB per output (which
     // cost as much as 256 terms).
-    LazyLaneSink acc;
+    LazyAccumulator acc;
     double slots[N];
     accumulate_with_lanes_to_slots<N>(terms_type{op, x, i}, 0, k_count, acc, slots);
-    if (!acc.touched && round_from_slots(finish, i, slots)) return;
-    LongAccumulator& sum = acc.get();
-    sum.add(slots[0]);  // even a zero: its sign matters
-    for (int q = 1; q < N; ++q)
-      if (slots[q] != 0.0) sum.add(slots[q]);
-    finish(i, sum);
+    if (!acc.used() && round_from_slots(finish, i, slots)) return;
+    add_slots(slots, acc);
+    finish(i, acc.get());
   }
 };
 

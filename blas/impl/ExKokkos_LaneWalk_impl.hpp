@@ -124,9 +124,7 @@ KOKKOS_INLINE_FUNCTION void accumulate_with_lanes_to_slots(const Terms& terms, s
   ExpansionLanes<N, host_lanes> lanes;
   Expansion<N, false> scalar;
   walk_with_lanes(terms, first, last, lanes, scalar, sink);
-  bool scalar_empty = compat::bit_cast<std::uint64_t>(scalar[0]) == 0x8000000000000000u;  // -0
-  for (int q = 1; q < N; ++q) scalar_empty = scalar_empty && scalar[q] == 0.0;
-  if (!scalar_empty) scalar.flush(sink);
+  if (!scalar.empty()) scalar.flush(sink);
   lanes.fold(sink);
   for (int q = 0; q < N; ++q) slots[q] = lanes.slot(q, 0);
 }

@@ -20,6 +20,7 @@
 #include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_ExpansionLanes.hpp>
 #include <ExKokkos_ExpansionRounding.hpp>
+#include <ExKokkos_LazyAccumulator.hpp>
 #include <ExKokkos_LongAccumulator.hpp>
 #include <impl/ExKokkos_Tuning_impl.hpp>
 
@@ -28,30 +29,6 @@
 
 namespace ExKokkos {
 namespace Impl {
-
-// Records whether anything reached it, and builds its long accumulator only then: most short
-// sums stay inside the expansion, and a 1 KiB accumulator's clearing, normalization and rounding
-// would cost more than the sum itself.
-class LazyAccumulator {
- public:
-  KOKKOS_INLINE_FUNCTION LazyAccumulator() : used_(false) {}
-  KOKKOS_INLINE_FUNCTION void add(double x) { get().add(x); }
-  KOKKOS_INLINE_FUNCTION void add_product(double a, double b) { get().add_product(a, b); }
-  KOKKOS_INLINE_FUNCTION bool used() const { return used_; }
-  KOKKOS_INLINE_FUNCTION LongAccumulator& get() {
-    if (!used_) {
-      acc_ = LongAccumulator();
-      used_ = true;
-    }
-    return acc_;
-  }
-
- private:
-  bool used_;
-  union {
-    LongAccumulator acc_;  // constructed on first use
-  };
-};
 
 // RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding.
 template <int N, class AView>
