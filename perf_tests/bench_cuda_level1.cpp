@@ -3,6 +3,7 @@
 //   exdot, exsum, exasum, exnrm2    n = 2^24, 2^27     cublasDdot, Dasum, Dnrm2, Kokkos reduce
 //   exdot, lognormal and full range n = 2^27           cublasDdot
 //   exdot under 28 tuning settings  n = 2^27           cublasDdot (uniform and lognormal)
+//   exsum with 2, 4, 8 slots        n = 2^27           cublasDasum (uniform and lognormal)
 #include <ExKokkos_Asum.hpp>
 #include <ExKokkos_Dot.hpp>
 #include <ExKokkos_Nrm2.hpp>
@@ -191,6 +192,14 @@ Pairs register_tuning(int log2n, bool lognormal) {
         name + suffix, nothing, [in, o] { ExKokkos::exdot(Space(), in.result, in.x, in.y, o); },
         16.0 * n);
     pairs.push_back({name, "cublasDdot"});
+  }
+  for (int es : {2, 4, 8}) {  // sums: no TwoProd errors, fewer slots may do
+    ExKokkos::Options o;
+    o.expansion_size = es;
+    const std::string name = "exsum_es" + std::to_string(es);
+    register_timed(
+        name + suffix, nothing, [in, o] { ExKokkos::exsum(Space(), in.result, in.x, o); }, 8.0 * n);
+    pairs.push_back({name, "cublasDasum"});
   }
   return pairs;
 }

@@ -55,19 +55,29 @@ inline void check_option(bool ok, const char* routine, const std::string& what) 
   if (!ok) throw std::invalid_argument(std::string(routine) + ": invalid option " + what);
 }
 
+// The device expansion size of the level-1 reductions, measured with perf_tests/bench_cuda_level1
+// (H100, exdot at n = 2^27, 2026-11-24, early exit on): 8 slots take uniform data in 0.849 ms
+// against 0.838 ms with the seeds' 4 (within the runs' spread) and lognormal data in 1.58 ms
+// against 2.11 ms: with 4 slots the wider data's errors spill into the team accumulators'
+// shared-memory atomics. 2 slots: 1.32 ms on uniform data. The other device routines keep 4
+// (not measured with 8).
+constexpr int level1_device_expansion_size = 8;
+
 // Resolves options for a reduction over n elements that deposits at most `deposits_per_element`
-// times per element into its team's accumulator.
+// times per element into its team's accumulator; device_expansion_size is the default on devices.
 template <class ExecSpace>
 LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt, std::int64_t n,
-                                      int deposits_per_element, const char* routine) {
+                                      int deposits_per_element, const char* routine,
+                                      int device_expansion_size = 4) {
   LaunchConfig c;
   const bool host = is_host_space<ExecSpace>();
   const int concurrency = compat::concurrency(space);
   // Host defaults measured with perf_tests/bench_level1 (2-core AMD EPYC, AVX-512, 2026-11-22):
   // sums are fastest with 2 slots (the rare leftovers go to the accumulator), dot products need a
-  // third slot for the TwoProd errors. The GPU default is the seeds' 4 (not measured here).
+  // third slot for the TwoProd errors.
   const int host_default = deposits_per_element > 1 ? 3 : 2;
-  c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
+  c.expansion_size =
+      opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : device_expansion_size);
   check_option(
       c.expansion_size == 2 || c.expansion_size == 3 || c.expansion_size == 4 ||
           c.expansion_size == 6 || c.expansion_size == 8,
