@@ -37,8 +37,10 @@ namespace Impl {
 
 // Launch bounds for the kernels whose last team finishes: at most 256 threads per team, three
 // teams per multiprocessor, which caps a GPU kernel at 65536 / (256 * 3) = 85 registers.
-using finishing_launch_bounds = Kokkos::LaunchBounds<256, 3>;
 constexpr int finishing_max_team_size = 256;
+constexpr int finishing_teams_per_multiprocessor = 3;
+using finishing_launch_bounds =
+    Kokkos::LaunchBounds<finishing_max_team_size, finishing_teams_per_multiprocessor>;
 
 template <class MemorySpace>
 class LeagueAccumulator {

@@ -60,8 +60,8 @@ void reduce_into_with(const ExecSpace& space, const RView& r, const Terms& terms
                       int deposits_per_element, const Options& options, const char* routine,
                       const Finisher& finish) {
   static_assert(is_rank0_view<RView>(), "the result must be a rank-0 view");
-  const LaunchConfig config = resolve_reduction_config(space, options, n, deposits_per_element,
-                                                       routine, level1_device_expansion_size);
+  const LaunchConfig config = resolve_reduction_config(
+      space, with_level1_defaults(space, options, routine), n, deposits_per_element, routine);
   if (n == 0) {
     Kokkos::deep_copy(space, r, typename RView::non_const_value_type(0));
     return;
@@ -83,8 +83,8 @@ template <class ExecSpace, class Terms>
 LongAccumulator reduce_to_accumulator(const ExecSpace& space, const Terms& terms, std::int64_t n,
                                       int deposits_per_element, const Options& options,
                                       const char* routine) {
-  const LaunchConfig config = resolve_reduction_config(space, options, n, deposits_per_element,
-                                                       routine, level1_device_expansion_size);
+  const LaunchConfig config = resolve_reduction_config(
+      space, with_level1_defaults(space, options, routine), n, deposits_per_element, routine);
   LongAccumulator sum;
   if (n == 0) return sum;
   // Not initialized: the finisher always writes it.

@@ -55,20 +55,11 @@ inline void check_option(bool ok, const char* routine, const std::string& what) 
   if (!ok) throw std::invalid_argument(std::string(routine) + ": invalid option " + what);
 }
 
-// The device expansion size of the level-1 reductions, measured with perf_tests/bench_cuda_level1
-// (H100, exdot at n = 2^27, 2026-11-24, early exit on): 8 slots take uniform data in 0.849 ms
-// against 0.838 ms with the seeds' 4 (within the runs' spread) and lognormal data in 1.58 ms
-// against 2.11 ms: with 4 slots the wider data's errors spill into the team accumulators'
-// shared-memory atomics. 2 slots: 1.32 ms on uniform data. The other device routines keep 4
-// (not measured with 8).
-constexpr int level1_device_expansion_size = 8;
-
 // Resolves options for a reduction over n elements that deposits at most `deposits_per_element`
-// times per element into its team's accumulator; device_expansion_size is the default on devices.
+// times per element into its team's accumulator.
 template <class ExecSpace>
 LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt, std::int64_t n,
-                                      int deposits_per_element, const char* routine,
-                                      int device_expansion_size = 4) {
+                                      int deposits_per_element, const char* routine) {
   LaunchConfig c;
   const bool host = is_host_space<ExecSpace>();
   const int concurrency = compat::concurrency(space);
@@ -76,8 +67,7 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   // sums are fastest with 2 slots (the rare leftovers go to the accumulator), dot products need a
   // third slot for the TwoProd errors.
   const int host_default = deposits_per_element > 1 ? 3 : 2;
-  c.expansion_size =
-      opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : device_expansion_size);
+  c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
   check_option(
       c.expansion_size == 2 || c.expansion_size == 3 || c.expansion_size == 4 ||
           c.expansion_size == 6 || c.expansion_size == 8,
@@ -94,11 +84,6 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
                "accumulators_per_team = " + std::to_string(c.copies) + " (at most 64)");
   check_option(c.team_size > 0 && c.league_size > 0, routine,
                "team_size and league_size must be positive");
-  // The reduction kernel's launch bounds (the finishing path's registers) allow no larger team
-  // on a GPU; host backends ignore launch bounds.
-  check_option(host || c.team_size <= finishing_max_team_size, routine,
-               "team_size = " + std::to_string(c.team_size) + " (at most " +
-                   std::to_string(finishing_max_team_size) + " on this backend)");
   // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
   // element deposits at most deposits_per_element error terms, plus the whole expansion when its
   // head reaches the flush threshold; each thread flushes its expansion once more at the end.
@@ -112,6 +97,35 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   const std::int64_t min_league = (n + max_per_team - 1) / max_per_team;
   if (c.league_size < min_league) c.league_size = static_cast<int>(min_league);
   return c;
+}
+
+// The options of a level-1 reduction (exsum, exasum, exdot, exnrm2) with its own device
+// defaults filled in, measured with perf_tests/bench_cuda_level1 (H100, n = 2^27, 2026-11-24):
+//  - 8 slots per expansion: exdot's uniform data take 0.849 ms against 0.845 ms with the seeds'
+//    4 (within the runs' spread), lognormal data 1.58 ms against 2.09 ms (with 4 slots their
+//    errors spill into the team accumulators' shared-memory atomics); exsum 0.51 / 0.63 ms
+//    against 0.51 / 0.70 ms. Full-range data lose: 3.68 against 3.36 ms (every term spills
+//    either way, and the longer cascades come first). 2 slots: 1.32 ms on uniform exdot.
+//  - one wave of teams: as many as the kernel's launch bounds let the multiprocessors hold at
+//    once (3 teams of 256 threads each): 0.812 ms against 0.845 ms with concurrency / 256 teams
+//    (2.7 waves, the last one partly idle). Accumulators per team (1, 4, 8) and team sizes 128
+//    and 256 moved it by 1% at most.
+// Devices also have a largest team: the launch bounds'.
+template <class ExecSpace>
+Options with_level1_defaults(const ExecSpace& space, Options o, const char* routine) {
+  if (is_host_space<ExecSpace>()) return o;
+  check_option(o.team_size <= finishing_max_team_size, routine,
+               "team_size = " + std::to_string(o.team_size) + " (at most " +
+                   std::to_string(finishing_max_team_size) + " on this backend)");
+  if (o.expansion_size <= 0) o.expansion_size = 8;
+  if (o.league_size <= 0) {
+    // Kokkos counts 2048 threads per multiprocessor of an NVIDIA GPU in its concurrency.
+    const int multiprocessors = std::max(1, compat::concurrency(space) / 2048);
+    const int team = o.team_size > 0 ? o.team_size : finishing_max_team_size;
+    const int resident = finishing_max_team_size * finishing_teams_per_multiprocessor;
+    o.league_size = multiprocessors * std::max(1, resident / team);
+  }
+  return o;
 }
 
 }  // namespace Impl
