@@ -113,15 +113,30 @@ KOKKOS_INLINE_FUNCTION void lu_update_in_lanes(const Entries& entries, int count
 }
 
 // Entries [first, last) of column `fixed` (Column) or of row `fixed`, W at a time.
-template <int N, bool Column, class AView>
-KOKKOS_INLINE_FUNCTION void lu_update_range_in_lanes(const AView& A, int fixed, int first, int last,
-                                                     int terms) {
-  constexpr int W = 8;
+template <int N, int W, bool Column, class AView>
+KOKKOS_INLINE_FUNCTION void lu_update_chunks_in_lanes(const AView& A, int fixed, int first,
+                                                      int last, int terms) {
   for (int e0 = first; e0 < last; e0 += W) {
     const int count = last - e0 < W ? last - e0 : W;
     lu_update_in_lanes<N, W>(LuLaneEntries<AView, Column>{A, fixed, e0, e0 + count - 1}, count,
                              terms);
   }
+}
+
+// Eight lanes (one AVX-512 vector per slot) for short ranges; from 16 entries on, sixteen: two
+// independent vectors per slot hide part of the TwoSum latency that binds eight lanes, and the
+// fma units take part of the additions (ExpansionLanes::adds_on_fma_units). Batched exgetf2 on
+// the 2-core AVX-512 EPYC (OpenMP, 2026-11-24, perf_tests/bench_lapack): 32x32 29.0 -> 27.5 ms,
+// 64x64 42.1 -> 36.5 ms, 128x128 74.1 -> 57.0 ms, 8x8 and 16x16 unchanged; from 32 entries on
+// (or 64), 42.1 -> 38.3 (42.1) ms at 64x64; 32 lanes for 32 or more entries gained nothing more.
+template <int N, bool Column, class AView>
+KOKKOS_INLINE_FUNCTION void lu_update_range_in_lanes(const AView& A, int fixed, int first, int last,
+                                                     int terms) {
+  constexpr int wide_range = 16;
+  if (last - first >= wide_range)
+    lu_update_chunks_in_lanes<N, 16, Column>(A, fixed, first, last, terms);
+  else
+    lu_update_chunks_in_lanes<N, 8, Column>(A, fixed, first, last, terms);
 }
 
 // The exact entry update, as the policy of team_getf2 (a benchmark passes a plain one, so that
