@@ -58,6 +58,18 @@ Kokkos::View<T*, ViewLayout, typename Space::memory_space> to_vector(const std::
   return v;
 }
 
+// The elements of a rank-2 view of any layout and memory space, row by row, on the host. Through
+// the span (host_copy): Kokkos cannot deep_copy a strided device view with gaps to the host (the
+// gemm tests failed so on the H100, 2026-11-24).
+template <class View>
+std::vector<typename View::non_const_value_type> matrix_elements(const View& v) {
+  const auto h = host_copy(v);
+  std::vector<typename View::non_const_value_type> out;
+  for (std::size_t i = 0; i < v.extent(0); ++i)
+    for (std::size_t j = 0; j < v.extent(1); ++j) out.push_back(h(i, j));
+  return out;
+}
+
 }  // namespace ExKokkosTest
 
 #endif  // EXKOKKOSTEST_MATRICES_HPP

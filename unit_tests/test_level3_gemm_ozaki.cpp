@@ -101,15 +101,6 @@ Gen binades_gen(double w, double centre = 0) {
   };
 }
 
-template <class View>
-std::vector<typename View::non_const_value_type> matrix_to_host(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<typename View::non_const_value_type> out;
-  for (std::size_t i = 0; i < v.extent(0); ++i)
-    for (std::size_t j = 0; j < v.extent(1); ++j) out.push_back(h(i, j));
-  return out;
-}
-
 ExKokkos::Options with_schedule(ExKokkos::Schedule s) {
   ExKokkos::Options o;
   o.schedule = s;
@@ -124,7 +115,7 @@ std::vector<T> run(const Problem<T>& p, const ExKokkos::Options& options) {
   const auto C = ExKokkosTest::to_matrix<ViewLayout, Space>(p.c, p.m, p.n);
   ExKokkos::exgemm(Space(), p.ta(), p.tb(), p.alpha, A, B, p.beta, C, options);
   Space().fence();
-  return matrix_to_host(C);
+  return ExKokkosTest::matrix_elements(C);
 }
 
 // The Ozaki path alone (nothing is written when the data cannot be split): its plan and C.
@@ -138,7 +129,7 @@ std::vector<T> run_ozaki(const Problem<T>& p, SliceGemm which, ExKokkos::OzakiPl
   plan = ExKokkos::Impl::exgemm_ozaki(Space(), p.ta(), p.tb(), p.alpha, A, B, p.beta, C, which,
                                       expansion_size, block);
   Space().fence();
-  return matrix_to_host(C);
+  return ExKokkosTest::matrix_elements(C);
 }
 
 template <class T>
@@ -458,9 +449,13 @@ TEST(GemmOzaki, SameBitsAsEveryOtherSchedule) {
       ASSERT_TRUE(plan.feasible) << plan.reason;
       for (auto s : {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
                      ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output,
-                     ExKokkos::Schedule::tiles, ExKokkos::Schedule::ozaki})
+                     ExKokkos::Schedule::tiles, ExKokkos::Schedule::ozaki}) {
+        const bool host_schedule =
+            s == ExKokkos::Schedule::output_lanes || s == ExKokkos::Schedule::inner_lanes;
+        if (host_schedule && !ExKokkos::Impl::is_host_space<Space>()) continue;  // refused there
         expect_bits(e, run<Kokkos::LayoutLeft>(p, with_schedule(s)),
                     kind.first + " schedule " + std::to_string(int(s)), "C");
+      }
     }
 }
 
