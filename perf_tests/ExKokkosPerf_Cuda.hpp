@@ -74,6 +74,14 @@ inline void register_timed(const std::string& name, std::function<void()> setup,
 
 inline void nothing() {}
 
+// The inputs of one kind that the registered benchmarks use, kept for the whole run; release()
+// clears them before Kokkos::finalize.
+template <class Inputs>
+std::vector<Inputs>& kept_inputs() {
+  static std::vector<Inputs> v;
+  return v;
+}
+
 // Runs the benchmarks that register_all() registers, with a ratio table at the end of the pairs
 // {exact routine, baseline} that it returns, on one cuBLAS handle bound to the Kokkos stream;
 // release() then drops the views that the inputs hold, before Kokkos::finalize.

@@ -21,10 +21,6 @@ struct Level2Inputs {
   Matrix A, L;  // a square matrix for gemv, a lower triangle for trsv
   Vector x, y, b0, b;
 };
-std::vector<Level2Inputs>& level2() {
-  static std::vector<Level2Inputs> v;
-  return v;
-}
 
 // A lower triangle with a dominant diagonal: the solution stays of moderate size.
 struct MakeTriangular {
@@ -51,7 +47,7 @@ void register_gemv_shape(int m, int k, const std::string& shape) {
   Kokkos::fill_random(in.A, pool, -1.0, 1.0);
   fill(in.x, 14);
   fill(in.y, 15);
-  level2().push_back(in);
+  kept_inputs<Level2Inputs>().push_back(in);
   const std::string suffix = "/uniform/" + shape + std::to_string(m) + "x" + std::to_string(k);
   const double alpha = 1.5, beta = 0.5;
   for (const char* t : {"N", "T"}) {
@@ -92,7 +88,7 @@ void register_level2(int n) {
   fill(in.b0, 6);
   Kokkos::deep_copy(in.L, in.A);
   Kokkos::parallel_for("make_triangular", Kokkos::RangePolicy<Space>(0, n), MakeTriangular{in.L});
-  level2().push_back(in);
+  kept_inputs<Level2Inputs>().push_back(in);
   const std::string suffix = "/uniform/" + std::to_string(n);
   const double matrix_bytes = 8.0 * n * n;
   const double alpha = 1.5, beta = 0.5;
@@ -143,5 +139,5 @@ int main(int argc, char** argv) {
                      {"exgemv_T", "cublasDgemv_T"},
                      {"extrsv_LN", "cublasDtrsv_LN"}};
       },
-      [] { level2().clear(); });
+      [] { kept_inputs<Level2Inputs>().clear(); });
 }

@@ -18,10 +18,6 @@ using namespace ExKokkosPerf;
 struct GemmInputs {
   Matrix A, B, C;
 };
-std::vector<GemmInputs>& gemm() {
-  static std::vector<GemmInputs> v;
-  return v;
-}
 
 void register_gemm(int n) {
   GemmInputs in{Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A"), n, n),
@@ -31,7 +27,7 @@ void register_gemm(int n) {
   Kokkos::fill_random(in.A, pool, -1.0, 1.0);
   Kokkos::fill_random(in.B, pool, -1.0, 1.0);
   Kokkos::fill_random(in.C, pool, -1.0, 1.0);
-  gemm().push_back(in);
+  kept_inputs<GemmInputs>().push_back(in);
   const std::string suffix = "/uniform/" + std::to_string(n);
   const double alpha = 1.5, beta = 0.5, flops = 2.0 * n * n * n;
   register_timed(
@@ -58,5 +54,5 @@ int main(int argc, char** argv) {
         for (int n : {1024, 4096}) register_gemm(n);
         return Pairs{{"exgemm_NN", "cublasDgemm_NN"}};
       },
-      [] { gemm().clear(); });
+      [] { kept_inputs<GemmInputs>().clear(); });
 }

@@ -20,10 +20,6 @@ struct LuInputs {
   Kokkos::View<int*, Mem> info;
   Kokkos::View<std::uintptr_t*, Mem> pointers;  // cuBLAS' array of matrix pointers
 };
-std::vector<LuInputs>& lu() {
-  static std::vector<LuInputs> v;
-  return v;
-}
 
 // Diagonally dominant random matrices: every pivot is well away from zero.
 struct MakeDominant {
@@ -54,7 +50,7 @@ void register_lu(int n) {
         "pointers", Kokkos::RangePolicy<Space>(0, batch),
         KOKKOS_LAMBDA(const int b) { p(b) = reinterpret_cast<std::uintptr_t>(&A(b, 0, 0)); });
   }
-  lu().push_back(in);
+  kept_inputs<LuInputs>().push_back(in);
   const std::string suffix = "/uniform/" + std::to_string(n) + "x" + std::to_string(batch);
   const double bytes = 2.0 * 8.0 * n * n * batch;
   const auto restore = [in] { Kokkos::deep_copy(Space(), in.A, in.A0); };
@@ -90,5 +86,5 @@ int main(int argc, char** argv) {
                      {"exgetf2_batched_team8", "cublasDgetrfBatched"},
                      {"exgetf2_batched_team32", "cublasDgetrfBatched"}};
       },
-      [] { lu().clear(); });
+      [] { kept_inputs<LuInputs>().clear(); });
 }

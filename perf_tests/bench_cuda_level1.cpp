@@ -54,10 +54,6 @@ struct Level1Inputs {
   Vector x, y;
   Kokkos::View<double, Mem> result;
 };
-std::vector<Level1Inputs>& level1() {
-  static std::vector<Level1Inputs> v;
-  return v;
-}
 
 void register_level1(int log2n) {
   const std::size_t n = std::size_t(1) << log2n;
@@ -66,7 +62,7 @@ void register_level1(int log2n) {
                   Kokkos::View<double, Mem>("r")};
   fill(in.x, 1);
   fill(in.y, 2);
-  level1().push_back(in);
+  kept_inputs<Level1Inputs>().push_back(in);
   const std::string suffix = "/uniform/" + std::to_string(n);
   const double one = 8.0 * n, two = 16.0 * n;
   register_timed(
@@ -128,7 +124,7 @@ void register_level1_wide(int log2n, bool full_range) {
                   Kokkos::View<double, Mem>("r")};
   fill_wide(in.x, 11, full_range);
   fill_wide(in.y, 12, full_range);
-  level1().push_back(in);
+  kept_inputs<Level1Inputs>().push_back(in);
   const std::string suffix =
       std::string(full_range ? "/fullrange/" : "/lognormal/") + std::to_string(n);
   const int ni = static_cast<int>(n);
@@ -160,7 +156,7 @@ Pairs register_tuning(int log2n, bool lognormal) {
     fill(in.x, 21);
     fill(in.y, 22);
   }
-  level1().push_back(in);
+  kept_inputs<Level1Inputs>().push_back(in);
   const std::string suffix =
       std::string(lognormal ? "/lognormal/" : "/uniform/") + std::to_string(n);
   // The baseline: cublasDdot of register_level1 and register_level1_wide, same names.
@@ -221,5 +217,5 @@ int main(int argc, char** argv) {
           for (const auto& p : register_tuning(27, lognormal)) pairs.push_back(p);
         return pairs;
       },
-      [] { level1().clear(); });
+      [] { kept_inputs<Level1Inputs>().clear(); });
 }

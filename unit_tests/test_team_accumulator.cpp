@@ -213,26 +213,23 @@ void count_launch(const char* name, std::uint32_t, std::uint64_t* id) {
 }
 void launch_ended(std::uint64_t) {}
 
+void set_launch_callbacks(void (*begin)(const char*, std::uint32_t, std::uint64_t*),
+                          void (*end)(std::uint64_t)) {
+  namespace T = Kokkos::Tools::Experimental;
+  T::set_begin_parallel_for_callback(begin);
+  T::set_begin_parallel_reduce_callback(begin);
+  T::set_begin_parallel_scan_callback(begin);
+  T::set_end_parallel_for_callback(end);
+  T::set_end_parallel_reduce_callback(end);
+  T::set_end_parallel_scan_callback(end);
+}
+
 struct LaunchCounter {
   LaunchCounter() {
     launched.clear();
-    namespace T = Kokkos::Tools::Experimental;
-    T::set_begin_parallel_for_callback(count_launch);
-    T::set_begin_parallel_reduce_callback(count_launch);
-    T::set_begin_parallel_scan_callback(count_launch);
-    T::set_end_parallel_for_callback(launch_ended);
-    T::set_end_parallel_reduce_callback(launch_ended);
-    T::set_end_parallel_scan_callback(launch_ended);
+    set_launch_callbacks(count_launch, launch_ended);
   }
-  ~LaunchCounter() {
-    namespace T = Kokkos::Tools::Experimental;
-    T::set_begin_parallel_for_callback(nullptr);
-    T::set_begin_parallel_reduce_callback(nullptr);
-    T::set_begin_parallel_scan_callback(nullptr);
-    T::set_end_parallel_for_callback(nullptr);
-    T::set_end_parallel_reduce_callback(nullptr);
-    T::set_end_parallel_scan_callback(nullptr);
-  }
+  ~LaunchCounter() { set_launch_callbacks(nullptr, nullptr); }
   static std::string list() {
     std::string all;
     for (const std::string& name : launched) all += " [" + name + "]";
