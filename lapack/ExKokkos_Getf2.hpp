@@ -33,10 +33,23 @@ int lu_expansion_size(const Options& o) {
   return n;
 }
 
+// Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
+// devices a team's threads take the independent entries of a column or row of each step: one
+// thread per matrix left a GPU block with a single thread. H100, 2026-11-23 (bench_cuda_lapack,
+// ms for 2^20 entries: team of 1 / 8 / 32): n = 8: 83.7 / 48.5 / -, 16: 133.0 / 74.6 / -,
+// 32: 242.9 / 134.0 / 129.7, 64: 481.9 / 262.7 / 255.1, 128: 1057.9 / 608.4 / 560.5.
+template <class ExecSpace>
+int batched_lu_team_size(const Options& o, std::int64_t m, std::int64_t n) {
+  if (o.team_size > 0) return o.team_size;
+  if (is_host_space<ExecSpace>()) return 1;
+  return (m > n ? m : n) >= 32 ? 32 : 8;
+}
+
 template <class ExecSpace, class AView, class PivView, class InfoView>
 void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
                           const InfoView& info, const Options& options) {
-  const int team_size = options.team_size > 0 ? options.team_size : 1;
+  const int team_size = batched_lu_team_size<ExecSpace>(
+      options, static_cast<std::int64_t>(A.extent(1)), static_cast<std::int64_t>(A.extent(2)));
   with_expansion_size(lu_expansion_size<ExecSpace>(options), [&](auto size) {
     using F = BatchedGetf2Functor<decltype(size)::value, ExecSpace, AView, PivView, InfoView>;
     Kokkos::parallel_for(
