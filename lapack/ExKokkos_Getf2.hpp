@@ -35,9 +35,9 @@ int lu_expansion_size(const Options& o) {
 
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
 // devices a team's threads take the independent entries of a column or row of each step: one
-// thread per matrix left a GPU block with a single thread. H100, 2026-11-23 (bench_cuda_lapack,
-// ms for 2^20 entries: team of 1 / 8 / 32): n = 8: 83.7 / 48.5 / -, 16: 133.0 / 74.6 / -,
-// 32: 242.9 / 134.0 / 129.7, 64: 481.9 / 262.7 / 255.1, 128: 1057.9 / 608.4 / 560.5.
+// thread per matrix left a GPU block with a single thread, 1.7-1.9x slower than 8 or 32 on the
+// H100 (2026-11-23). bench_cuda_lapack on the H100, 2026-11-24, ms for 2^20 entries, 8 / 32
+// threads: n = 8: 30.3 / -, 16: 31.9 / -, 32: 42.8 / 27.4, 64: 72.5 / 39.8, 128: 193 / 75.0.
 template <class ExecSpace>
 int batched_lu_team_size(const Options& o, std::int64_t m, std::int64_t n) {
   if (o.team_size > 0) return o.team_size;
