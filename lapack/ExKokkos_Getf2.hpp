@@ -38,10 +38,25 @@ int lu_expansion_size(const Options& o) {
 // thread per matrix left a GPU block with a single thread, 1.7-1.9x slower than 8 or 32 on the
 // H100 (2026-11-23). bench_cuda_lapack on the H100, 2026-11-24, ms for 2^20 entries, 8 / 32
 // threads: n = 8: 30.3 / -, 16: 31.9 / -, 32: 42.8 / 27.4, 64: 72.5 / 39.8, 128: 193 / 75.0.
+//
+// Devices take at most 64 threads per matrix: the launch bounds (64 threads, 16 teams per
+// multiprocessor) cap the kernel at 65536 / (64 * 16) = 64 registers. Uncapped, the rounding path
+// of the exact entry update (a long accumulator, used only when an expansion overflows or a
+// rounding is not certified) gave the whole kernel 255 registers and held a multiprocessor to 8
+// teams of 32 threads; capped, that path spills to local memory (a 2.8 KiB stack) and 32 teams
+// fit. H100, 2026-11-24, bench_cuda_lapack, 2^20 entries, default teams, uncapped -> capped:
+// n = 8: 30.3 -> 11.6 ms, 16: 31.9 -> 12.7, 32: 27.9 -> 9.9, 64: 40.5 -> 17.5, 128: 75.0 -> 29.3
+// (a cap of 128 registers: slower than none for n >= 32).
+constexpr int device_lu_max_team_size = 64;
+
 template <class ExecSpace>
 int batched_lu_team_size(const Options& o, std::int64_t m, std::int64_t n) {
+  const bool host = is_host_space<ExecSpace>();
+  check_option(host || o.team_size <= device_lu_max_team_size, "ExKokkos::exgetf2",
+               "team_size = " + std::to_string(o.team_size) + " (at most " +
+                   std::to_string(device_lu_max_team_size) + " on this backend)");
   if (o.team_size > 0) return o.team_size;
-  if (is_host_space<ExecSpace>()) return 1;
+  if (host) return 1;
   return (m > n ? m : n) >= 32 ? 32 : 8;
 }
 
@@ -54,7 +69,8 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
     using F = BatchedGetf2Functor<decltype(size)::value, ExecSpace, AView, PivView, InfoView>;
     Kokkos::parallel_for(
         "ExKokkos::exgetf2",
-        Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(A.extent(0)), team_size),
+        Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<device_lu_max_team_size, 16>>(
+            space, static_cast<int>(A.extent(0)), team_size),
         F{A, ipiv, info});
   });
 }

@@ -230,6 +230,13 @@ TEST(Getf2, SingularAndSpecialMatrices) {
   Kokkos::View<double**, Space::memory_space> A("A", 3, 3);
   Kokkos::View<int*, Space::memory_space> p2("p", 2);
   EXPECT_THROW(ExKokkos::exgetf2(Space(), A, p2), std::invalid_argument);
+  // Devices: more threads per matrix than the launch bounds allow is refused, not launched.
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible) {
+    Kokkos::View<int*, Space::memory_space> p3("p", 3);
+    ExKokkos::Options wide;
+    wide.team_size = 65;
+    EXPECT_THROW(ExKokkos::exgetf2(Space(), A, p3, wide), std::invalid_argument);
+  }
 }
 
 // ||P A - L U||_max / ||A||_max with the products of L and U summed in long double.
