@@ -113,6 +113,22 @@ class TeamAccumulator {
     return sink(team.team_rank() % copies_);
   }
 
+  // Adds another accumulator's digits and flags (a LongAccumulator's, normalized or not), the
+  // team's threads taking a digit each. Atomic, so it may overlap the threads' other deposits; it
+  // counts as many deposits toward the headroom as the other accumulator took since it was last
+  // normalized (each of its digits is a sum of that many chunks).
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void merge(const Member& team, const std::uint64_t* other,
+                                    std::uint32_t other_flags) const {
+    const int copy = team.team_rank() % copies_;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_digits), [&](const int i) {
+      if (other[i] != 0) compat::atomic_add(digits_ + i * copies_ + copy, other[i]);
+    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      if (other_flags != 0) compat::atomic_or(flags_, other_flags);
+    });
+  }
+
   // After all deposits (the caller puts a team_barrier between the last deposit and this call):
   // sums the copies digit by digit into out[0 .. num_digits), normalizes it, and returns the
   // flags through flags_out. Ends with a team_barrier; out is then valid for every thread.

@@ -34,7 +34,8 @@ struct Options {
   int team_size = 0;
   int league_size = 0;
   int accumulators_per_team = 0;
-  // Matrix routines only.
+  // Matrix routines only. extrsv: its panel products, and with team_per_output or output_block,
+  // a team per diagonal block on the host too (one thread by default there; a team on devices).
   Schedule schedule = Schedule::automatic;
   // extrsv: rows per diagonal block; exgemm's tiles schedule: the depth of the panels of op(A)
   // and op(B) staged in scratch memory (0: default).
