@@ -36,8 +36,10 @@ int lu_expansion_size(const Options& o) {
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
 // devices a team's threads take the independent entries of a column or row of each step: one
 // thread per matrix left a GPU block with a single thread, 1.7-1.9x slower than 8 or 32 on the
-// H100 (2026-11-23). bench_cuda_lapack on the H100, 2026-11-24, ms for 2^20 entries, 8 / 32
-// threads: n = 8: 30.3 / -, 16: 31.9 / -, 32: 42.8 / 27.4, 64: 72.5 / 39.8, 128: 193 / 75.0.
+// H100 (2026-11-23). Now 32 (a warp) for every size: bench_cuda_lapack on the H100, 2026-11-24,
+// with the register cap below, ms for 2^20 entries, teams of 8 / 16 / 32 / 64 threads:
+// n = 8: 11.7 / 11.7 / 11.7 / 23.2, 16: 12.7 / 10.3 / 10.3 / 20.3, 32: 17.8 / 12.2 / 9.9 / 19.0,
+// 64: 35.5 / 23.6 / 17.6 / 20.2, 128: 70.2 / 42.1 / 29.4 / 33.4.
 //
 // Devices take at most 64 threads per matrix: the launch bounds (64 threads, 16 teams per
 // multiprocessor) cap the kernel at 65536 / (64 * 16) = 64 registers. Uncapped, the rounding path
@@ -46,25 +48,23 @@ int lu_expansion_size(const Options& o) {
 // teams of 32 threads; capped, that path spills to local memory (a 2.8 KiB stack) and 32 teams
 // fit. H100, 2026-11-24, bench_cuda_lapack, 2^20 entries, default teams, uncapped -> capped:
 // n = 8: 30.3 -> 11.6 ms, 16: 31.9 -> 12.7, 32: 27.9 -> 9.9, 64: 40.5 -> 17.5, 128: 75.0 -> 29.3
-// (a cap of 128 registers: slower than none for n >= 32).
+// (caps of 128 and 32 registers: slower, 30.6 and 14.6 ms at n = 32).
 constexpr int device_lu_max_team_size = 64;
 
 template <class ExecSpace>
-int batched_lu_team_size(const Options& o, std::int64_t m, std::int64_t n) {
+int batched_lu_team_size(const Options& o) {
   const bool host = is_host_space<ExecSpace>();
   check_option(host || o.team_size <= device_lu_max_team_size, "ExKokkos::exgetf2",
                "team_size = " + std::to_string(o.team_size) + " (at most " +
                    std::to_string(device_lu_max_team_size) + " on this backend)");
   if (o.team_size > 0) return o.team_size;
-  if (host) return 1;
-  return (m > n ? m : n) >= 32 ? 32 : 8;
+  return host ? 1 : 32;
 }
 
 template <class ExecSpace, class AView, class PivView, class InfoView>
 void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
                           const InfoView& info, const Options& options) {
-  const int team_size = batched_lu_team_size<ExecSpace>(
-      options, static_cast<std::int64_t>(A.extent(1)), static_cast<std::int64_t>(A.extent(2)));
+  const int team_size = batched_lu_team_size<ExecSpace>(options);
   with_expansion_size(lu_expansion_size<ExecSpace>(options), [&](auto size) {
     using F = BatchedGetf2Functor<decltype(size)::value, ExecSpace, AView, PivView, InfoView>;
     Kokkos::parallel_for(

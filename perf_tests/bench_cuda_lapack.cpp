@@ -57,8 +57,8 @@ void register_lu(int n) {
   register_timed(
       "exgetf2_batched" + suffix, restore,
       [in] { ExKokkos::exgetf2_batched(Space(), in.A, in.ipiv, in.info); }, bytes);
-  for (int team : {8, 32}) {
-    if (team > n) continue;
+  // The default team is 32 threads (a warp) per matrix; the others for comparison.
+  for (int team : {8, 16, 64}) {
     ExKokkos::Options o;
     o.team_size = team;
     register_timed(
@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
         for (int n : {8, 16, 32, 64, 128}) register_lu(n);
         return Pairs{{"exgetf2_batched", "cublasDgetrfBatched"},
                      {"exgetf2_batched_team8", "cublasDgetrfBatched"},
-                     {"exgetf2_batched_team32", "cublasDgetrfBatched"}};
+                     {"exgetf2_batched_team16", "cublasDgetrfBatched"},
+                     {"exgetf2_batched_team64", "cublasDgetrfBatched"}};
       },
       [] { kept_inputs<LuInputs>().clear(); });
 }
