@@ -21,6 +21,19 @@
 namespace ExKokkos {
 namespace Impl {
 
+// True when r = RN(r + d + delta) for every |delta| <= margin: |d| + margin is below half the
+// narrower of the two gaps around r (so no value within reach rounds elsewhere or is a tie), and r
+// lies in [2^-1000, 2^1000) (no subnormal gaps, no overflow). Computing |d| + margin rounds, but
+// rounding is monotonic, so a computed sum below the half gap (a double) means a true sum below it.
+KOKKOS_INLINE_FUNCTION bool certified_nearest(double r, double d, double margin) {
+  const double ar = compat::fabs(r);
+  if (!(ar >= 0x1p-1000 && ar < 0x1p1000)) return false;  // also zero, NaN, inf
+  const double up = next_up_nonnegative(ar), down = next_down_positive(ar);
+  const double half_up = (up - ar) * 0.5, half_down = (ar - down) * 0.5;
+  const double narrower = half_up < half_down ? half_up : half_down;
+  return compat::fabs(d) + margin < narrower;
+}
+
 // The exact sum of the M doubles x (any order, any overlap) rounded to nearest, when the test
 // above certifies it; false leaves the rounding to an accumulator. x is overwritten.
 // One VecSum pass and the test above on the x it leaves.
@@ -44,8 +57,7 @@ KOKKOS_INLINE_FUNCTION bool round_terms_pass(double (&x)[M], double& result) {
   const bool away_from_zero = (d > 0.0) == (r > 0.0);
   const double ad = compat::fabs(d);
   if (!exact) {
-    const double narrower = half_up < half_down ? half_up : half_down;
-    if (!(ad + magnitude * 0x1p-48 < narrower)) return false;
+    if (!certified_nearest(r, d, magnitude * 0x1p-48)) return false;
     result = r;
     return true;
   }

@@ -1,0 +1,91 @@
+// ExKokkos::CompensatedSum: a cheap first try at the correctly rounded exact sum of terms and
+// products, which either certifies its result or refuses, leaving the sum to an exact method.
+//
+// Where many short sums are each rounded once (the entries of an LU factorization), an expansion
+// of N slots costs N TwoSums per term, about 40 flops for N = 4, although the rounding almost
+// never depends on more than the first two doubles of the exact sum. This keeps those two: Dot2 of
+// Ogita, Rump and Oishi ("Accurate sum and dot product", SIAM J. Sci. Comput. 26 (2005), Alg. 5.3),
+// a TwoProd and one TwoSum per product into the head s, the exact errors of both summed in plain
+// floating point into c, the magnitudes of the products into P: 11 flops per product, no branch.
+//
+// Certificate. With the n terms x_i (a product counts as its p_i = RN(a_i b_i)), s_i the head after
+// i of them and k = terms() the number of error terms t (the TwoSum errors q_i, and the TwoProd
+// errors e_i), every step but the sum of the errors is error-free, so the exact sum is
+//     S = s + E + U,  E = sum of the t,  |U| <= k 2^-1075
+// (U: a product below about 2^-969 may have an error that is not a double; fma rounds it, by at
+// most half the smallest subnormal). Bounds, with u = 2^-53 and P = sum |x_i|:
+//   |e_i| <= u |p_i|, |q_i| <= u |s_i| and |s_i| <= (1 + u)^i P, so sum |t| <= u P (1 + k (1 +
+//   u)^k); c is E summed recursively, |c - E| <= gamma_{k-1} sum |t| (Higham, "Accuracy and
+//   Stability of Numerical Algorithms", 2nd ed., (4.4); additions have no underflow error); the
+//   computed P is at least (1 - u)^n P (a sum of non-negative terms, each step rounded).
+// For k <= 2^20 these give |S - (s + c)| <= margin = 4 u^2 (k + 1)^2 P + 2^-1022 with room to spare
+// (a factor 2 over the bound covers the rounding of the margin's own products; 2^-1022 covers U and
+// their underflow). With r + d = s + c exactly (TwoSum), S = r + d + delta, |delta| <= margin, and
+// r = RN(S) whenever |d| + margin is below half the narrower gap between r and its neighbours
+// (certified_nearest in ExKokkos_ExpansionRounding.hpp): no point within reach of S rounds
+// elsewhere or is a tie. Refused: results near zero or the ends of the range, and every sum with
+// P >= 2^1000, which takes in NaN and infinities (they make P NaN or infinite) and keeps every
+// step far from overflow (|s_i| <= 2^1001), so no per-term check is needed. A zero sum is refused
+// too: its sign needs the exact method.
+#ifndef EXKOKKOS_COMPENSATEDSUM_HPP
+#define EXKOKKOS_COMPENSATEDSUM_HPP
+
+#include "ExKokkos_Compat.hpp"
+#include "ExKokkos_ErrorFreeTransforms.hpp"
+#include "ExKokkos_ExpansionRounding.hpp"
+
+namespace ExKokkos {
+namespace Impl {
+
+// The certificate above for the head s, the floating-point sum c of the `terms` error terms and
+// the floating-point sum magnitude of the |x_i|: RN(exact sum) into result, or false.
+KOKKOS_INLINE_FUNCTION bool round_compensated(double s, double c, double magnitude, int terms,
+                                              double& result) {
+  constexpr int max_terms = 1 << 20;  // the margin's bound assumes at most this many
+  if (terms > max_terms || !(magnitude < EftLimits<double>::big)) return false;
+  double r, d;
+  two_sum(s, c, r, d);
+  const double k1 = double(terms + 1);
+  const double margin = magnitude * (k1 * k1) * 0x1p-104 + 0x1p-1022;
+  if (!certified_nearest(r, d, margin)) return false;
+  result = r;
+  return true;
+}
+
+}  // namespace Impl
+
+class CompensatedSum {
+ public:
+  KOKKOS_INLINE_FUNCTION void add(double x) {
+    double q;
+    two_sum(s_, x, s_, q);
+    c_ += q;
+    magnitude_ += Impl::compat::fabs(x);
+    terms_ += 1;
+  }
+
+  KOKKOS_INLINE_FUNCTION void add_product(double a, double b) {
+    double p, e, q;
+    two_prod(a, b, p, e);
+    two_sum(s_, p, s_, q);
+    c_ += q;
+    c_ += e;
+    magnitude_ += Impl::compat::fabs(p);
+    terms_ += 2;
+  }
+
+  // RN(exact sum) when certified (see above); false when the caller must sum exactly.
+  KOKKOS_INLINE_FUNCTION bool round(double& result) const {
+    return Impl::round_compensated(s_, c_, magnitude_, terms_, result);
+  }
+
+  KOKKOS_INLINE_FUNCTION int terms() const { return terms_; }
+
+ private:
+  double s_ = 0.0, c_ = 0.0, magnitude_ = 0.0;  // the head, the errors' sum, the sum of |x_i|
+  int terms_ = 0;
+};
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_COMPENSATEDSUM_HPP
