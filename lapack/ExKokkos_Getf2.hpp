@@ -36,42 +36,81 @@ int lu_expansion_size(const Options& o) {
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
 // devices a team's threads take the independent entries of a column or row of each step: one
 // thread per matrix left a GPU block with a single thread, 1.7-1.9x slower than 8 or 32 on the
-// H100 (2026-11-23). Now 32 (a warp) for every size: bench_cuda_lapack on the H100, 2026-11-24,
-// with the register cap below, ms for 2^20 entries, teams of 8 / 16 / 32 / 64 threads:
-// n = 8: 11.7 / 11.7 / 11.7 / 23.2, 16: 12.7 / 10.3 / 10.3 / 20.3, 32: 17.8 / 12.2 / 9.9 / 19.0,
-// 64: 35.5 / 23.6 / 17.6 / 20.2, 128: 70.2 / 42.1 / 29.4 / 33.4.
+// H100 (2026-11-23). Now a warp (32) below n = 64 and two from there: bench_cuda_lapack on the
+// H100, 2026-11-24, with the register cap below, the certified entry update and the matrix in
+// scratch memory where it fits, ms for 2^26 entries, teams of 32 / 64: n = 16: 5.2 / 10.1,
+// 32: 4.3 / 6.8, 64: 8.7 / 7.7, 128: 21.4 / 20.1; teams of 8 and 16 were slower at every size,
+// also at n = 8 (9.9 and 9.5 ms against 9.3).
 //
-// Devices take at most 64 threads per matrix: the launch bounds (64 threads, 16 teams per
-// multiprocessor) cap the kernel at 65536 / (64 * 16) = 64 registers. Uncapped, the rounding path
-// of the exact entry update (a long accumulator, used only when an expansion overflows or a
-// rounding is not certified) gave the whole kernel 255 registers and held a multiprocessor to 8
-// teams of 32 threads; capped, that path spills to local memory (a 2.8 KiB stack) and 32 teams
-// fit. H100, 2026-11-24, bench_cuda_lapack, 2^20 entries, default teams, uncapped -> capped:
-// n = 8: 30.3 -> 11.6 ms, 16: 31.9 -> 12.7, 32: 27.9 -> 9.9, 64: 40.5 -> 17.5, 128: 75.0 -> 29.3
-// (caps of 128 and 32 registers: slower, 30.6 and 14.6 ms at n = 32).
+// Devices take at most 64 threads per matrix: the launch bounds (BatchedLuPolicy: 64 threads and
+// 16 teams per multiprocessor in place) cap the kernel at 65536 / (64 * 16) = 64 registers.
+// Uncapped, the rounding path of the exact entry update (a long accumulator, used only when an
+// expansion overflows or a rounding is not certified) gave the whole kernel 255 registers and held
+// a multiprocessor to 8 teams of 32 threads; capped, that path spills to local memory (a 2.8 KiB
+// stack) and 32 teams fit. H100, 2026-11-24, bench_cuda_lapack, 2^20 entries, default teams,
+// uncapped -> capped: n = 8: 30.3 -> 11.6 ms, 16: 31.9 -> 12.7, 32: 27.9 -> 9.9, 64: 40.5 -> 17.5,
+// 128: 75.0 -> 29.3 (caps of 128 and 32 registers: slower, 30.6 and 14.6 ms at n = 32).
 constexpr int device_lu_max_team_size = 64;
 
 template <class ExecSpace>
-int batched_lu_team_size(const Options& o) {
+int batched_lu_team_size(const Options& o, int n) {
   const bool host = is_host_space<ExecSpace>();
   check_option(host || o.team_size <= device_lu_max_team_size, "ExKokkos::exgetf2",
                "team_size = " + std::to_string(o.team_size) + " (at most " +
                    std::to_string(device_lu_max_team_size) + " on this backend)");
   if (o.team_size > 0) return o.team_size;
-  return host ? 1 : 32;
+  return host ? 1 : (n >= 64 ? 64 : 32);
 }
+
+// Whether the matrices are factored in team scratch memory. The default: on devices, when the
+// copy takes at most 48 KiB (the shared memory any CUDA block may have without opting in: up to
+// 78 x 78 doubles); on the host never (a core's caches hold the matrix it works on). H100,
+// 2026-11-24, default teams, in place -> in scratch: n = 16: 5.6 -> 5.2 ms, 32: 4.9 -> 4.3,
+// 64: 12.1 -> 8.7 (with teams of 64: 7.7), 8: 8.8 -> 8.6.
+template <class ExecSpace, class T>
+LuStaging lu_staging(const Options& o, int m, int n) {
+  LuStaging s;
+  s.ld = LuStaging::row_stride(n);
+  const bool fits = s.bytes<T>(m) <= 48 * 1024;
+  check_option(
+      o.stage_in_scratch >= -1 && o.stage_in_scratch <= 1, "ExKokkos::exgetf2",
+      "stage_in_scratch = " + std::to_string(o.stage_in_scratch) + " (must be -1, 0 or 1)");
+  const bool stage =
+      o.stage_in_scratch == 1 || (o.stage_in_scratch == -1 && !is_host_space<ExecSpace>());
+  if (!stage || !fits || m == 0 || n == 0) s.ld = 0;
+  return s;
+}
+
+// The launch bounds of the batched LU: 65536 / (threads * blocks) = 64 registers either way. Kokkos
+// refuses a launch whose blocks' scratch memory keeps a multiprocessor under the minimum block
+// count, so the kernel that stages its matrix in scratch asks for at least 4 blocks of up to 256
+// threads (up to 57 KiB of scratch each), the one in place for 16 of up to 64.
+template <class ExecSpace, bool Staged>
+using BatchedLuPolicy = Kokkos::TeamPolicy<
+    ExecSpace, Kokkos::LaunchBounds<(Staged ? 4 : 1) * device_lu_max_team_size, Staged ? 4 : 16>>;
 
 template <class ExecSpace, class AView, class PivView, class InfoView>
 void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
                           const InfoView& info, const Options& options) {
-  const int team_size = batched_lu_team_size<ExecSpace>(options);
+  using T = typename AView::non_const_value_type;
+  const int batch = static_cast<int>(A.extent(0));
+  const int m = static_cast<int>(A.extent(1)), n = static_cast<int>(A.extent(2));
+  const int team_size = batched_lu_team_size<ExecSpace>(options, n);
+  const LuStaging staging = lu_staging<ExecSpace, T>(options, m, n);
   with_expansion_size(lu_expansion_size<ExecSpace>(options), [&](auto size) {
-    using F = BatchedGetf2Functor<decltype(size)::value, ExecSpace, AView, PivView, InfoView>;
-    Kokkos::parallel_for(
-        "ExKokkos::exgetf2",
-        Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<device_lu_max_team_size, 16>>(
-            space, static_cast<int>(A.extent(0)), team_size),
-        F{A, ipiv, info});
+    constexpr int N = decltype(size)::value;
+    if (staging.ld > 0) {
+      using F = BatchedGetf2Functor<N, true, ExecSpace, AView, PivView, InfoView>;
+      Kokkos::parallel_for("ExKokkos::exgetf2",
+                           BatchedLuPolicy<ExecSpace, true>(space, batch, team_size)
+                               .set_scratch_size(0, Kokkos::PerTeam(staging.bytes<T>(m))),
+                           F{A, ipiv, info, staging});
+    } else {
+      using F = BatchedGetf2Functor<N, false, ExecSpace, AView, PivView, InfoView>;
+      Kokkos::parallel_for("ExKokkos::exgetf2",
+                           BatchedLuPolicy<ExecSpace, false>(space, batch, team_size),
+                           F{A, ipiv, info, staging});
+    }
   });
 }
 

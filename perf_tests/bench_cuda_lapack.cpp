@@ -1,4 +1,4 @@
-// CUDA benchmarks, LAPACK (run as bench_cuda_level1):
+// CUDA benchmarks, LAPACK (bench_cuda_lapack):
 //   exgetf2_batched                 n = 8 .. 128       cublasDgetrfBatched (2^26 entries a batch)
 #include <ExKokkos_Getf2.hpp>
 
@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -29,6 +30,21 @@ struct MakeDominant {
     for (int i = 0; i < n; ++i) A(b, i, i) += 2.0 * n;
   }
 };
+
+std::vector<std::pair<std::string, ExKokkos::Options>> lu_variants() {
+  std::vector<std::pair<std::string, ExKokkos::Options>> v;
+  for (int team : {8, 16, 64}) {
+    ExKokkos::Options o;
+    o.team_size = team;
+    v.push_back({"team" + std::to_string(team), o});
+  }
+  for (int staged : {0, 1}) {
+    ExKokkos::Options o;
+    o.stage_in_scratch = staged;
+    v.push_back({staged ? "in_scratch" : "in_place", o});
+  }
+  return v;
+}
 
 void register_lu(int n) {
   const int batch = static_cast<int>((std::size_t(1) << 26) / (std::size_t(n) * n));
@@ -57,12 +73,12 @@ void register_lu(int n) {
   register_timed(
       "exgetf2_batched" + suffix, restore,
       [in] { ExKokkos::exgetf2_batched(Space(), in.A, in.ipiv, in.info); }, bytes);
-  // The default team is 32 threads (a warp) per matrix; the others for comparison.
-  for (int team : {8, 16, 64}) {
-    ExKokkos::Options o;
-    o.team_size = team;
+  // The defaults (a warp per matrix, the matrix in scratch memory up to 78 x 78) beside other
+  // team sizes and the other staging.
+  for (const auto& variant : lu_variants()) {
+    const ExKokkos::Options o = variant.second;
     register_timed(
-        "exgetf2_batched_team" + std::to_string(team) + suffix, restore,
+        "exgetf2_batched_" + variant.first + suffix, restore,
         [in, o] { ExKokkos::exgetf2_batched(Space(), in.A, in.ipiv, in.info, o); }, bytes);
   }
   register_timed(
@@ -82,10 +98,10 @@ int main(int argc, char** argv) {
       argc, argv,
       [] {
         for (int n : {8, 16, 32, 64, 128}) register_lu(n);
-        return Pairs{{"exgetf2_batched", "cublasDgetrfBatched"},
-                     {"exgetf2_batched_team8", "cublasDgetrfBatched"},
-                     {"exgetf2_batched_team16", "cublasDgetrfBatched"},
-                     {"exgetf2_batched_team64", "cublasDgetrfBatched"}};
+        Pairs pairs{{"exgetf2_batched", "cublasDgetrfBatched"}};
+        for (const auto& variant : lu_variants())
+          pairs.push_back({"exgetf2_batched_" + variant.first, "cublasDgetrfBatched"});
+        return pairs;
       },
       [] { kept_inputs<LuInputs>().clear(); });
 }

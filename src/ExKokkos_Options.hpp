@@ -44,6 +44,9 @@ struct Options {
   // this one changes results (towards the correctly rounded solution); the result of a given
   // setting is still the same everywhere.
   int refinement_steps = 0;
+  // Batched exgetf2: factor each matrix in a copy in team scratch memory. -1: default (devices,
+  // when the copy fits in 48 KiB), 0: in place, 1: in scratch where it fits.
+  int stage_in_scratch = -1;
 };
 
 }  // namespace ExKokkos

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -148,6 +149,15 @@ std::vector<double> ill_conditioned_matrix(int n, double cond, Rng& rng) {
   return a;
 }
 
+// Options under which the team's threads share the entries of each step (each entry one thread's
+// exact update: CompensatedSum's certified try, else an expansion), rather than the host's
+// default of one thread walking rows and columns in vector lanes. On devices the default does.
+ExKokkos::Options shared_entries() {
+  ExKokkos::Options o;
+  o.team_size = std::min(2, ExKokkosTest::widest_team<Space>());
+  return o;
+}
+
 TEST(Getf2, MatchesTheDefinitionBitForBit) {
   Rng rng(1);
   for (auto shape : std::vector<std::pair<int, int>>{
@@ -158,6 +168,8 @@ TEST(Getf2, MatchesTheDefinitionBitForBit) {
     expect_same(e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second), what + " Left");
     expect_same(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second), what + " Right");
     expect_same(e, run<Kokkos::LayoutStride>(a, shape.first, shape.second), what + " Stride");
+    expect_same(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second, shared_entries()),
+                what + " Right, the entries shared by a team");
   }
 }
 
@@ -166,7 +178,10 @@ TEST(Getf2, IllConditionedMatricesMatchTheDefinition) {
   for (double cond : {1e2, 1e10, 1e20, 1e30, 1e40}) {
     const int n = 24;
     const auto a = ill_conditioned_matrix(n, cond, rng);
-    expect_same(defined_getf2(a, n, n), run<Kokkos::LayoutLeft>(a, n, n), "cond " + describe(cond));
+    const auto e = defined_getf2(a, n, n);
+    expect_same(e, run<Kokkos::LayoutLeft>(a, n, n), "cond " + describe(cond));
+    expect_same(e, run<Kokkos::LayoutLeft>(a, n, n, shared_entries()),
+                "cond " + describe(cond) + ", the entries shared by a team");
   }
 }
 
@@ -185,26 +200,29 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) hA(b, i, j) = mats.back()[i * n + j];
   }
-  for (int team : {1, 2, ExKokkosTest::widest_team<Space>()}) {
-    Kokkos::deep_copy(A, hA);
-    ExKokkos::Options o;
-    o.team_size = team;
-    ExKokkos::exgetf2_batched(Space(), A, ipiv, info, o);
-    auto rA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
-    auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
-    auto ri = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
-    for (int b = 0; b < batch; ++b) {
-      const Factors single = run<Kokkos::LayoutLeft>(mats[b], m, n);
-      Factors batched;
-      batched.info = ri(b);
-      for (int i = 0; i < m; ++i)
-        for (int j = 0; j < n; ++j) batched.lu.push_back(rA(b, i, j));
-      for (int j = 0; j < n; ++j) batched.piv.push_back(rp(b, j));
-      expect_same(single, batched,
-                  "matrix " + std::to_string(b) + " team size " + std::to_string(team));
-      if (b % 5 == 4) EXPECT_GT(ri(b), 0);
+  for (int staged : {0, 1})
+    for (int team : {1, 2, ExKokkosTest::widest_team<Space>()}) {
+      Kokkos::deep_copy(A, hA);
+      ExKokkos::Options o;
+      o.team_size = team;
+      o.stage_in_scratch = staged;
+      ExKokkos::exgetf2_batched(Space(), A, ipiv, info, o);
+      auto rA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+      auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
+      auto ri = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
+      for (int b = 0; b < batch; ++b) {
+        const Factors single = run<Kokkos::LayoutLeft>(mats[b], m, n);
+        Factors batched;
+        batched.info = ri(b);
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) batched.lu.push_back(rA(b, i, j));
+        for (int j = 0; j < n; ++j) batched.piv.push_back(rp(b, j));
+        expect_same(single, batched,
+                    "matrix " + std::to_string(b) + " team size " + std::to_string(team) +
+                        (staged ? " in scratch" : " in place"));
+        if (b % 5 == 4) EXPECT_GT(ri(b), 0);
+      }
     }
-  }
 }
 
 TEST(Getf2, SingularAndSpecialMatrices) {
@@ -236,6 +254,40 @@ TEST(Getf2, SingularAndSpecialMatrices) {
     ExKokkos::Options wide;
     wide.team_size = 65;
     EXPECT_THROW(ExKokkos::exgetf2(Space(), A, p3, wide), std::invalid_argument);
+  }
+}
+
+// The pivot rule (first index of the largest magnitude, a NaN never larger than a number, the
+// diagonal when the column is all NaN) on columns made to test it, for every team size and with the
+// matrix in place or in scratch memory: the threads of a team search a column together.
+TEST(Getf2, PivotRuleForEveryTeamSizeAndStaging) {
+  const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
+  const std::vector<std::vector<double>> columns = {
+      {nan, -0.0, 0.0, nan},  // the first zero after a NaN
+      {nan, nan, nan, nan},   // no number: the diagonal
+      {1, -3, 3, -3},         // ties: the first
+      {2, nan, -inf, inf},    // infinities tie too
+      {-0.0, 0.0, -0.0, 0.0}  // all zero: info, the diagonal
+  };
+  const int m = 4, n = 3;
+  for (const auto& col : columns) {
+    std::vector<double> a(m * n);
+    for (int i = 0; i < m; ++i) {
+      a[i * n] = col[i];
+      a[i * n + 1] = 1.0 + i;
+      a[i * n + 2] = i % 2 ? -0.5 : 2.0;
+    }
+    const Factors defined = defined_getf2(a, m, n);
+    for (int staged : {0, 1})
+      for (int team : {1, 2, 3, ExKokkosTest::widest_team<Space>()}) {
+        if (team > ExKokkosTest::widest_team<Space>()) continue;
+        ExKokkos::Options o;
+        o.team_size = team;
+        o.stage_in_scratch = staged;
+        expect_same(defined, run<Kokkos::LayoutRight>(a, m, n, o),
+                    "column " + describe(col[0]) + "... team " + std::to_string(team) +
+                        (staged ? " in scratch" : " in place"));
+      }
   }
 }
 

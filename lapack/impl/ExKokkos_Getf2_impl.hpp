@@ -17,6 +17,8 @@
 #define EXKOKKOS_GETF2_IMPL_HPP
 
 #include <ExKokkos_Compat.hpp>
+#include <ExKokkos_CompensatedLanes.hpp>
+#include <ExKokkos_CompensatedSum.hpp>
 #include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_ExpansionLanes.hpp>
 #include <ExKokkos_ExpansionRounding.hpp>
@@ -24,17 +26,28 @@
 #include <ExKokkos_LongAccumulator.hpp>
 #include <impl/ExKokkos_Tuning_impl.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 namespace ExKokkos {
 namespace Impl {
 
-// RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding.
+// RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding. First the cheap certified
+// try (CompensatedSum: a TwoProd, one TwoSum and four additions per term instead of an expansion's
+// N TwoSums); only when it refuses (a rounding within reach of the sum's error bound, special
+// values, underflow) the exact sum: an expansion, spilling into a long accumulator.
 template <int N, class AView>
 KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
                                                                       int count) {
   using T = typename AView::non_const_value_type;
+  if constexpr (std::is_same<T, double>::value) {
+    CompensatedSum c;
+    c.add(A(i, j));
+    for (int k = 0; k < count; ++k) c.add_product(-A(i, k), A(k, j));
+    double certified;
+    if (c.round(certified)) return certified;
+  }
   LazyAccumulator s;
   Expansion<N> e;
   e.add(double(A(i, j)), s);
@@ -85,8 +98,23 @@ struct LuLaneWindow {
 // independent TwoSum chains where lu_update waits on the latency of each), in windows of up to 8
 // terms.
 // The same exact sums and the same single rounding as lu_update, so the same bits.
+// First the cheap certified try for all W entries (CompensatedLanes); only when an entry's rounding
+// is not certified, the exact sums in expansions.
 template <int N, int W, class Entries>
 KOKKOS_INLINE_FUNCTION void lu_update_in_lanes(const Entries& entries, int count, int terms) {
+  {
+    CompensatedLanes<W> fast;
+    double a[W], r[W];
+    for (int l = 0; l < W; ++l) a[l] = entries.initial(l);
+    fast.add(a);
+    fast.add_products(LuLaneWindow<Entries>{entries, 0}, terms);
+    bool certified = true;
+    for (int l = 0; l < count; ++l) certified = fast.round(l, r[l]) && certified;
+    if (certified) {
+      for (int l = 0; l < count; ++l) entries.store(l, r[l]);
+      return;
+    }
+  }
   using Lanes = ExpansionLanes<N, W>;
   Lanes lanes;
   LazyAccumulator acc[W];
@@ -188,6 +216,33 @@ KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j
   update_row(team, A, j, ExactLuUpdate<N, false>());
 }
 
+// The pivot of step j: the first index i >= j of the largest |A(i, j)|, a NaN never larger than a
+// number (j when the whole column is NaN). That is the sequential search's rule, split in two
+// reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
+// so the team's threads share the column and every team size picks the same row.
+template <class Member, class AView>
+KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
+  using T = typename AView::non_const_value_type;
+  const int m = static_cast<int>(A.extent(0));
+  T largest = T(-1);  // below every magnitude: "no number seen"
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(team, j, m),
+      [&](const int i, T& mx) {
+        const T v = compat::fabs(A(i, j));
+        if (v > mx) mx = v;  // false for a NaN
+      },
+      Kokkos::Max<T>(largest));
+  if (!(largest >= T(0))) return j;
+  int first = m;
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(team, j, m),
+      [&](const int i, int& f) {
+        if (compat::fabs(A(i, j)) == largest && i < f) f = i;
+      },
+      Kokkos::Min<int>(first));
+  return first;
+}
+
 // Factors A (m x n) in place with the team; pivots (0-based row indices, min(m, n) of them) go to
 // ipiv. Returns LAPACK's info on every thread: 0, or k when U(k-1, k-1) (1-based k) is exactly
 // zero; the factorization still completes (a zero pivot's column is not scaled). update(A, i, j,
@@ -204,23 +259,8 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
     // was computed as rows of U in the steps before).
     update_column(team, A, j, update);
     team.team_barrier();
-    // The pivot: the first index of the largest magnitude (a NaN is never larger).
-    int p = j;
-    Kokkos::single(
-        Kokkos::PerTeam(team),
-        [&](int& pivot) {
-          pivot = j;
-          T largest = compat::fabs(A(j, j));
-          for (int i = j + 1; i < m; ++i) {
-            const T v = compat::fabs(A(i, j));
-            if (v > largest || (largest != largest && v == v)) {
-              largest = v;
-              pivot = i;
-            }
-          }
-          ipiv(j) = pivot;
-        },
-        p);
+    const int p = team_pivot(team, A, j);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { ipiv(j) = p; });
     if (p != j) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int c) {
         const T t = A(j, c);
@@ -244,18 +284,51 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
   return info;
 }
 
-template <int N, class ExecSpace, class AView, class PivView, class InfoView>
+// How batched exgetf2 reaches a matrix: in place in the view, or copied into team scratch
+// memory, factored there and copied back (devices, where a column of the matrix is otherwise read
+// from global memory for every entry of every step). The scratch copy is row-major with an odd
+// row stride, so the threads of a column step, each reading its own row, hit distinct banks.
+struct LuStaging {
+  int ld = 0;  // 0: in place; else the scratch copy's row stride
+  KOKKOS_INLINE_FUNCTION static int row_stride(int n) { return n % 2 == 0 ? n + 1 : n; }
+  template <class T>
+  KOKKOS_INLINE_FUNCTION std::size_t bytes(int m) const {
+    return sizeof(T) * std::size_t(m) * std::size_t(ld);
+  }
+};
+
+template <int N, bool Staged, class ExecSpace, class AView, class PivView, class InfoView>
 struct BatchedGetf2Functor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using T = typename AView::non_const_value_type;
+  using ScratchMatrix =
+      Kokkos::View<T**, Kokkos::LayoutStride, typename ExecSpace::scratch_memory_space,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   AView A;        // batch x m x n
   PivView ipiv;   // batch x min(m, n)
   InfoView info;  // batch
+  LuStaging staging;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int b = team.league_rank();
     const auto a = Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL());
     const auto piv = Kokkos::subview(ipiv, b, Kokkos::ALL());
-    const int result = team_getf2(team, a, piv, ExactLuUpdate<N, is_host_space<ExecSpace>()>());
+    const ExactLuUpdate<N, is_host_space<ExecSpace>()> update;
+    int result;
+    if constexpr (Staged) {
+      const int m = static_cast<int>(a.extent(0)), n = static_cast<int>(a.extent(1));
+      const ScratchMatrix s(static_cast<T*>(team.team_scratch(0).get_shmem(staging.bytes<T>(m))),
+                            Kokkos::LayoutStride(m, staging.ld, n, 1));
+      // Consecutive threads take consecutive entries of a row: coalesced for LayoutRight batches.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * n),
+                           [&](const int e) { s(e / n, e % n) = a(e / n, e % n); });
+      team.team_barrier();
+      result = team_getf2(team, s, piv, update);  // ends with a barrier
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * n),
+                           [&](const int e) { a(e / n, e % n) = s(e / n, e % n); });
+    } else {
+      result = team_getf2(team, a, piv, update);
+    }
     Kokkos::single(Kokkos::PerTeam(team), [&]() { info(b) = result; });
   }
 };
