@@ -145,6 +145,10 @@ struct RoundsCompensated<GemvFinish<YView>>
 // Outputs with more terms than this skip the compensated try: its margin grows with the square of
 // the number of terms and refuses beyond 2^20 error terms (two per product, and the lanes' fold).
 constexpr std::int64_t compensated_max_inner = std::int64_t(1) << 18;
+// output_lanes tries only up to 2^14 terms: on the 256 x 65536 "N" benchmark (8 blocks of 32
+// outputs) the try made exgemv slower, 40 -> 49..56 ms (2-core AVX-512 EPYC under load,
+// 2026-11-24, not yet understood), while 4096 and 256 terms gained 28.6 -> 15.2 and 32.5 -> 14.7.
+constexpr std::int64_t output_lanes_compensated_max_inner = std::int64_t(1) << 14;
 
 // A Finish that keeps exact sums (extrsv's) has no rounding from slots.
 template <class Finish, int N>
@@ -170,7 +174,7 @@ struct OutputLanesFunctor {
     const std::int64_t r0 = block * W;
     const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
     if constexpr (RoundsCompensated<Finish>::value) {
-      if (k_count <= compensated_max_inner &&
+      if (k_count <= output_lanes_compensated_max_inner &&
           (count == W ? compensated<true>(r0, count) : compensated<false>(r0, count)))
         return;
     }
