@@ -59,6 +59,48 @@ class CompensatedLanes {
     return Impl::round_compensated(s_[j], c_[j], magnitude_[j], terms_, result);
   }
 
+  // Lane j's sum as a CompensatedSum (head, errors' sum, magnitude, error terms).
+  KOKKOS_INLINE_FUNCTION CompensatedSum lane(int j) const {
+    return CompensatedSum(s_[j], c_[j], magnitude_[j], terms_);
+  }
+
+  // The W lanes as one CompensatedSum of all their terms, for one sum walked by all the lanes
+  // (exgemv's inner_lanes): the heads folded pairwise with TwoSum (W - 1 of them, their errors
+  // into c), the errors' sums and the magnitudes added pairwise.
+  //
+  // Why CompensatedSum's margin still holds, with k = W terms() + W - 1 error terms: the exact sum
+  // is still the head plus every error term (the lanes' and the fold's TwoSum errors) plus the
+  // lanes' U. Each error of the fold is at most u times the TwoSum's result, and that result is at
+  // most (1 + u)^(steps + log2 W) times the sum of the |x_i| of the lanes under it, steps being a
+  // lane's head updates (at most terms()): so every error term is still at most u (1 + u)^k P and
+  // sum |t| <= u P (1 + k (1 + u)^k). The errors' sums are added in a tree rather than in a row,
+  // but Higham's bound gamma_{k-1} sum |t| holds for any order of summation (each term passes
+  // through at most k - 1 roundings; op. cit., section 4.2), and the magnitudes, each through at
+  // most terms() + log2 W <= k roundings, keep the computed P >= (1 - u)^k P. The count saturates
+  // above 2^20, where round_compensated refuses anyway.
+  KOKKOS_INLINE_FUNCTION CompensatedSum fold() const {
+    static_assert((W & (W - 1)) == 0, "fold needs a power-of-two number of lanes");
+    double s[W], c[W], magnitude[W];
+    for (int j = 0; j < W; ++j) {
+      s[j] = s_[j];
+      c[j] = c_[j];
+      magnitude[j] = magnitude_[j];
+    }
+    for (int h = W / 2; h >= 1; h /= 2) {
+      EXKOKKOS_SIMD
+      for (int j = 0; j < h; ++j) {
+        double q;
+        two_sum(s[j], s[j + h], s[j], q);
+        c[j] = (c[j] + c[j + h]) + q;
+        magnitude[j] += magnitude[j + h];
+      }
+    }
+    const long long k = static_cast<long long>(terms_) * W + (W - 1);
+    constexpr long long saturated = (1 << 20) + 1;
+    return CompensatedSum(s[0], c[0], magnitude[0],
+                          static_cast<int>(k < saturated ? k : saturated));
+  }
+
  private:
   double s_[W], c_[W], magnitude_[W];  // per lane: the head, the errors' sum, the sum of |x_i|
   int terms_ = 0;

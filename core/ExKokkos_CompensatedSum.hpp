@@ -37,16 +37,25 @@
 namespace ExKokkos {
 namespace Impl {
 
+// The margin above: |S - (s + c)| <= margin for the floating-point sum magnitude of the |x_i| and
+// `terms` error terms. False (no bound) beyond 2^20 terms, and for magnitudes of 2^1000 or more,
+// NaN and infinities included.
+KOKKOS_INLINE_FUNCTION bool compensated_margin(double magnitude, int terms, double& margin) {
+  constexpr int max_terms = 1 << 20;  // the margin's bound assumes at most this many
+  if (terms > max_terms || !(magnitude < EftLimits<double>::big)) return false;
+  const double k1 = double(terms + 1);
+  margin = magnitude * (k1 * k1) * 0x1p-104 + 0x1p-1022;
+  return true;
+}
+
 // The certificate above for the head s, the floating-point sum c of the `terms` error terms and
 // the floating-point sum magnitude of the |x_i|: RN(exact sum) into result, or false.
 KOKKOS_INLINE_FUNCTION bool round_compensated(double s, double c, double magnitude, int terms,
                                               double& result) {
-  constexpr int max_terms = 1 << 20;  // the margin's bound assumes at most this many
-  if (terms > max_terms || !(magnitude < EftLimits<double>::big)) return false;
+  double margin;
+  if (!compensated_margin(magnitude, terms, margin)) return false;
   double r, d;
   two_sum(s, c, r, d);
-  const double k1 = double(terms + 1);
-  const double margin = magnitude * (k1 * k1) * 0x1p-104 + 0x1p-1022;
   if (!certified_nearest(r, d, margin)) return false;
   result = r;
   return true;
@@ -56,6 +65,12 @@ KOKKOS_INLINE_FUNCTION bool round_compensated(double s, double c, double magnitu
 
 class CompensatedSum {
  public:
+  KOKKOS_INLINE_FUNCTION CompensatedSum() = default;
+  // A sum already under way: the head, the errors' sum, the magnitude and the number of error
+  // terms, with the meaning and bounds above (CompensatedLanes::fold).
+  KOKKOS_INLINE_FUNCTION CompensatedSum(double s, double c, double magnitude, int terms)
+      : s_(s), c_(c), magnitude_(magnitude), terms_(terms) {}
+
   KOKKOS_INLINE_FUNCTION void add(double x) {
     double q;
     two_sum(s_, x, s_, q);
@@ -80,6 +95,9 @@ class CompensatedSum {
   }
 
   KOKKOS_INLINE_FUNCTION int terms() const { return terms_; }
+  KOKKOS_INLINE_FUNCTION double head() const { return s_; }
+  KOKKOS_INLINE_FUNCTION double errors() const { return c_; }
+  KOKKOS_INLINE_FUNCTION double magnitude() const { return magnitude_; }
 
  private:
   double s_ = 0.0, c_ = 0.0, magnitude_ = 0.0;  // the head, the errors' sum, the sum of |x_i|

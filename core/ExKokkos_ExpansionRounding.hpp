@@ -34,17 +34,16 @@ KOKKOS_INLINE_FUNCTION bool certified_nearest(double r, double d, double margin)
   return compat::fabs(d) + margin < narrower;
 }
 
-// The exact sum of the M doubles x (any order, any overlap) rounded to nearest, when the test
-// above certifies it; false leaves the rounding to an accumulator. x is overwritten.
-// One VecSum pass and the test above on the x it leaves.
+// The VecSum pass (see above): afterwards x[0] = r and the exact sum is r + D, D = x[1] + ... +
+// x[M-1]; d is D summed with TwoSum, exact when every error of that sum was zero, and otherwise
+// within magnitude 2^-48 of D (magnitude: sum |x_i|, i >= 1; M <= 32).
 template <int M>
-KOKKOS_INLINE_FUNCTION bool round_terms_pass(double (&x)[M], double& result) {
+KOKKOS_INLINE_FUNCTION void vec_sum_pass(double (&x)[M], double& d, double& magnitude,
+                                         bool& exact) {
   for (int i = M - 1; i > 0; --i) two_sum(x[i - 1], x[i], x[i - 1], x[i]);
-  const double r = x[0];
-  const double ar = compat::fabs(r);
-  if (!(ar >= 0x1p-1000 && ar < 0x1p1000)) return false;  // also zero, NaN, inf
-  double d = M > 1 ? x[1] : 0.0, magnitude = compat::fabs(d);
-  bool exact = true;
+  d = M > 1 ? x[1] : 0.0;
+  magnitude = compat::fabs(d);
+  exact = true;
   for (int i = 2; i < M; ++i) {
     double s, err;
     two_sum(d, x[i], s, err);
@@ -52,6 +51,19 @@ KOKKOS_INLINE_FUNCTION bool round_terms_pass(double (&x)[M], double& result) {
     d = s;
     magnitude += compat::fabs(x[i]);
   }
+}
+
+// The exact sum of the M doubles x (any order, any overlap) rounded to nearest, when the test
+// above certifies it; false leaves the rounding to an accumulator. x is overwritten.
+// One VecSum pass and the test above on the x it leaves.
+template <int M>
+KOKKOS_INLINE_FUNCTION bool round_terms_pass(double (&x)[M], double& result) {
+  double d, magnitude;
+  bool exact;
+  vec_sum_pass(x, d, magnitude, exact);
+  const double r = x[0];
+  const double ar = compat::fabs(r);
+  if (!(ar >= 0x1p-1000 && ar < 0x1p1000)) return false;  // also zero, NaN, inf
   const double up = next_up_nonnegative(ar), down = next_down_positive(ar);
   const double half_up = (up - ar) * 0.5, half_down = (ar - down) * 0.5;
   const bool away_from_zero = (d > 0.0) == (r > 0.0);
@@ -89,6 +101,31 @@ KOKKOS_INLINE_FUNCTION bool round_terms_fast(double (&x)[M], double& result) {
   const double r = compat::fabs(x[0]);
   if (!(r >= 0x1p-1000 && r < 0x1p1000)) return false;
   return round_terms_pass(x, result);
+}
+
+// RN(V) for a value V within `uncertainty` of the exact sum of the M doubles x (|V - sum x| <=
+// uncertainty, a bound the caller proves), when certified; false otherwise. x is overwritten.
+// One or two VecSum passes as in round_terms_fast, each followed by certified_nearest with the
+// pass's own margin (magnitude 2^-48) plus the uncertainty. No tie is ever certified: V is not
+// known exactly. The two margins are added in floating point, which may round down by a relative
+// u; the factor 1 + 2^-40 restores an upper bound (the sum is a normal double: uncertainty, by
+// the caller's bound, is at least 2^-1022).
+template <int M>
+KOKKOS_INLINE_FUNCTION bool round_terms_within(double (&x)[M], double uncertainty, double& result) {
+  static_assert(M <= 32, "the VecSum margin assumes at most 32 terms");
+  for (int pass = 0; pass < 2; ++pass) {
+    double d, magnitude;
+    bool exact;
+    vec_sum_pass(x, d, magnitude, exact);
+    const double margin = (magnitude * 0x1p-48 + uncertainty) * (1.0 + 0x1p-40);
+    if (certified_nearest(x[0], d, margin)) {
+      result = x[0];
+      return true;
+    }
+    const double r = compat::fabs(x[0]);
+    if (!(r >= 0x1p-1000 && r < 0x1p1000)) return false;
+  }
+  return false;
 }
 
 template <int N, bool EarlyExit>

@@ -2,10 +2,14 @@
 // sum, bit for bit, on every sum and product generator (ties, cancellation, the whole range,
 // GenDot's ill-conditioned dot products); it refuses what it cannot certify (ties and near-ties,
 // zero sums, special values, sums out of range) and certifies nearly every well-conditioned sum, so
-// that the LU's fast path is actually taken.
+// that the LU's fast path is actually taken. The same for CompensatedLanes::fold (exgemv's "T"
+// lanes folded into one sum) and for round_compensated_scaled (RN(alpha S + beta y), exgemv's
+// outputs), against the MPFR gemv oracle.
 #include <ExKokkos_CompensatedLanes.hpp>
+#include <ExKokkos_CompensatedScaledRounding.hpp>
 #include <ExKokkos_CompensatedSum.hpp>
 
+#include <ExKokkosTest_GemvOracle.hpp>
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
@@ -210,6 +214,216 @@ TEST(CompensatedLanes, EachLaneIsACompensatedSum) {
       if (lane_certified) EXPECT_TRUE(same_bits(from_lanes, from_one)) << "lane " << j;
     }
   }
+}
+
+// The products a[k] b[k] walked as exgemv's inner_lanes walks a row: 32 lanes, term k in lane
+// k mod 32, the last block padded with zero factors, then folded.
+ExKokkos::CompensatedSum folded_dot(const std::vector<double>& a, const std::vector<double>& b) {
+  constexpr int W = 32;
+  const int n = static_cast<int>(a.size());
+  ExKokkos::CompensatedLanes<W> lanes;
+  lanes.add_products(
+      [&](int k, int j, double& x, double& y) {
+        const int t = k * W + j;
+        x = t < n ? a[t] : 0.0;
+        y = t < n ? b[t] : 0.0;
+      },
+      (n + W - 1) / W);
+  return lanes.fold();
+}
+
+Outcome folded(const std::vector<double>& a, const std::vector<double>& b) {
+  Outcome o;
+  o.certified = folded_dot(a, b).round(o.value);
+  o.oracle = ExKokkosTest::exact_dot(a, b);
+  return o;
+}
+
+TEST(CompensatedLanes, FoldedLanesAreRightOrRefused) {
+  std::mt19937_64 rng(17);
+  const auto products = ExKokkosTest::product_generators();
+  long certified = 0, total = 0;
+  for (int round = 0; round < 20; ++round)
+    for (const auto& pg : products) {
+      const auto xy = pg.generate(1 + rng() % 700, rng);
+      const Outcome o = folded(xy.first, xy.second);
+      ++total;
+      if (!o.certified) continue;
+      ++certified;
+      ASSERT_TRUE(same_bits(o.value, o.oracle))
+          << pg.name << ": certified " << describe(o.value) << ", exact " << describe(o.oracle);
+    }
+  std::printf("folded lanes: certified %ld of %ld\n", certified, total);
+  EXPECT_GT(certified, 0);
+  // Ill-conditioned rows (GenDot): right or refused, and the hardest refused.
+  int gen_certified = 0, gen_total = 0;
+  for (double cond : {1e5, 1e10, 1e16, 1e20, 1e30, 1e100})
+    for (int t = 0; t < 30; ++t) {
+      const auto xy = ExKokkosTest::gen_dot(6 + rng() % 600, cond, rng);
+      const Outcome o = folded(xy.first, xy.second);
+      ++gen_total;
+      if (!o.certified) continue;
+      ++gen_certified;
+      ASSERT_TRUE(same_bits(o.value, o.oracle)) << "cond " << cond;
+    }
+  std::printf("folded GenDot: certified %d of %d\n", gen_certified, gen_total);
+  EXPECT_GT(gen_certified, 0);
+  EXPECT_LT(gen_certified, gen_total);
+}
+
+// A uniform dot product of 4096 terms (exgemv's 4096 x 4096 benchmark): folded, it certifies.
+TEST(CompensatedLanes, FoldedUniformDotProductsAreNearlyAlwaysCertified) {
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int certified = 0;
+  const int total = 400;
+  for (int t = 0; t < total; ++t) {
+    const std::size_t n = 1 + rng() % 4096;
+    std::vector<double> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a[i] = u(rng);
+      b[i] = u(rng);
+    }
+    const Outcome o = folded(a, b);
+    if (!o.certified) continue;
+    ++certified;
+    ASSERT_TRUE(same_bits(o.value, o.oracle)) << describe(o.value) << " vs " << describe(o.oracle);
+  }
+  std::printf("folded uniform dot products: certified %d of %d\n", certified, total);
+  EXPECT_GE(certified, total - total / 100);
+}
+
+struct ScaledOutcome {
+  bool certified = false;
+  double value = 0.0;
+  double oracle = 0.0;
+};
+
+ScaledOutcome scaled(const std::vector<double>& a, const std::vector<double>& b, double alpha,
+                     double beta, double y) {
+  ScaledOutcome o;
+  const bool read_y = beta != 0.0;
+  o.certified = ExKokkos::Impl::round_compensated_scaled(folded_dot(a, b), alpha, beta,
+                                                         read_y ? y : 0.0, read_y, o.value);
+  o.oracle = ExKokkosTest::exact_gemv_entry(alpha, a, b, beta, y);
+  return o;
+}
+
+double random_scale(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-4, 4);
+  switch (rng() % 8) {
+    case 0:
+      return 1.0;
+    case 1:
+      return -1.0;
+    case 2:
+      return 1.5;
+    case 3:
+      return std::ldexp(1.0, static_cast<int>(rng() % 200) - 100);
+    case 4:
+      return std::ldexp(u(rng), static_cast<int>(rng() % 1200) - 600);
+    case 5:
+      return 0.0;
+    default:
+      return u(rng);
+  }
+}
+
+TEST(CompensatedScaledRounding, CertifiedResultsAreCorrectlyRounded) {
+  std::mt19937_64 rng(29);
+  const auto products = ExKokkosTest::product_generators();
+  std::uniform_real_distribution<double> u(-1, 1);
+  long certified = 0, total = 0;
+  for (int round = 0; round < 200; ++round)
+    for (const auto& pg : products) {
+      const auto xy = pg.generate(1 + rng() % 300, rng);
+      double alpha = random_scale(rng);
+      if (alpha == 0.0) alpha = 0.75;  // exgemv never gets here with alpha == 0
+      const double beta = random_scale(rng);
+      const double y = rng() % 4 == 0 ? std::ldexp(u(rng), static_cast<int>(rng() % 400) - 200)
+                                      : ExKokkosTest::exact_dot(xy.first, xy.second) * u(rng);
+      const ScaledOutcome o = scaled(xy.first, xy.second, alpha, beta, y);
+      ++total;
+      if (!o.certified) continue;
+      ++certified;
+      ASSERT_TRUE(same_bits(o.value, o.oracle))
+          << pg.name << ", alpha " << describe(alpha) << ", beta " << describe(beta) << ", y "
+          << describe(y) << ": certified " << describe(o.value) << ", exact " << describe(o.oracle);
+    }
+  std::printf("alpha S + beta y: certified %ld of %ld\n", certified, total);
+  EXPECT_GT(certified, 0);
+  // Ill-conditioned rows, and y cancelling alpha S: right or refused.
+  int gen_certified = 0, gen_total = 0;
+  for (double cond : {1e5, 1e10, 1e16, 1e30, 1e100})
+    for (int t = 0; t < 30; ++t) {
+      const auto xy = ExKokkosTest::gen_dot(6 + rng() % 300, cond, rng);
+      const double alpha = 1.0 + u(rng) / 2, beta = rng() % 2 ? 0.0 : 1.0;
+      const double s = ExKokkosTest::exact_dot(xy.first, xy.second);
+      const double y = t % 3 == 0 ? -alpha * s : u(rng);
+      const ScaledOutcome o = scaled(xy.first, xy.second, alpha, beta, y);
+      ++gen_total;
+      if (!o.certified) continue;
+      ++gen_certified;
+      ASSERT_TRUE(same_bits(o.value, o.oracle)) << "cond " << cond << ", alpha " << alpha;
+    }
+  std::printf("alpha S + beta y, GenDot: certified %d of %d\n", gen_certified, gen_total);
+  EXPECT_LT(gen_certified, gen_total);
+}
+
+// exgemv's benchmark case: uniform rows of up to 4096 terms, alpha 1.5, beta 0.5, or other
+// ordinary scales. Nearly all certify.
+TEST(CompensatedScaledRounding, WellConditionedOutputsAreNearlyAlwaysCertified) {
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int certified = 0;
+  const int total = 400;
+  for (int t = 0; t < total; ++t) {
+    const std::size_t n = 1 + rng() % 4096;
+    std::vector<double> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a[i] = u(rng);
+      b[i] = u(rng);
+    }
+    const double alpha = t % 2 ? 1.5 : u(rng) * 8, beta = t % 3 == 0 ? 0.0 : (t % 2 ? 0.5 : u(rng));
+    const ScaledOutcome o = scaled(a, b, alpha, beta, u(rng));
+    if (!o.certified) continue;
+    ++certified;
+    ASSERT_TRUE(same_bits(o.value, o.oracle)) << describe(o.value) << " vs " << describe(o.oracle);
+  }
+  std::printf("alpha S + beta y, uniform rows: certified %d of %d\n", certified, total);
+  EXPECT_GE(certified, total - total / 100);
+}
+
+TEST(CompensatedScaledRounding, TiesNearTiesAndSpecialsAreRefusedOrRight) {
+  const double u = std::ldexp(1.0, -53);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  // S = 1: alpha S + beta y = 1 + u is a tie (its value is not known exactly: refused).
+  EXPECT_FALSE(scaled({1.0}, {1.0}, 1.0, 1.0, u).certified);
+  EXPECT_FALSE(scaled({1.0}, {1.0}, 2.0, 1.0, 2 * u).certified);
+  EXPECT_FALSE(scaled({1.0}, {1.0}, -0.5, -1.0, u / 2).certified);
+  // Near-ties decided by a sticky bit far below: refused or right.
+  for (double sticky : {std::ldexp(1.0, -200), -std::ldexp(1.0, -200), std::ldexp(1.0, -110)})
+    for (double alpha : {1.0, 1.5, -3.0}) {
+      const ScaledOutcome o = scaled({1.0, sticky}, {1.0, 1.0}, alpha, 1.0, alpha * u);
+      if (o.certified) EXPECT_TRUE(same_bits(o.value, o.oracle)) << describe(sticky);
+    }
+  // Well inside a half gap: certified and right.
+  ScaledOutcome o = scaled({1.0, 3.0}, {0.5, 0.25}, 1.5, 0.5, 0.125);  // 1.5 * 1.25 + 0.0625
+  EXPECT_TRUE(o.certified);
+  EXPECT_TRUE(same_bits(o.value, o.oracle));
+  // A result that cancels to zero, special values, overflowing scales: refused.
+  EXPECT_FALSE(scaled({1.0}, {2.0}, 1.5, 1.0, -3.0).certified);
+  EXPECT_FALSE(scaled({1.0}, {2.0}, nan, 1.0, 1.0).certified);
+  EXPECT_FALSE(scaled({1.0}, {2.0}, 1.0, 1.0, inf).certified);
+  EXPECT_FALSE(scaled({1.0}, {2.0}, 1.0, inf, 1.0).certified);
+  EXPECT_FALSE(scaled({1.0}, {2.0}, 0x1p1020, 1.0, 1.0).certified);
+  EXPECT_FALSE(scaled({1.0}, {2.0}, 1.0, 0x1p1020, 0x1p10).certified);
+  // A tiny alpha: refused near the bottom of the range, right elsewhere.
+  o = scaled({1.0, 1e-3}, {3.0, 7.0}, 0x1p-1000, 1.0, 0.25);
+  if (o.certified) EXPECT_TRUE(same_bits(o.value, o.oracle));
+  o = scaled({1.0, 1e-3}, {3.0, 7.0}, 0x1p-1000, 0.0, 0.0);
+  if (o.certified) EXPECT_TRUE(same_bits(o.value, o.oracle));
 }
 
 }  // namespace

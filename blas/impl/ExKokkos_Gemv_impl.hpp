@@ -13,12 +13,18 @@
 //     accumulator per output in scratch memory, each output's k strided over a group of the
 //     team's threads; neighbouring threads take neighbouring outputs when op(A)'s rows are not
 //     contiguous (y = A x with LayoutLeft: coalesced loads), neighbouring terms when they are.
+// The two host lane schedules first try a compensated sum of each output (Dot2, 11 flops a product
+// against about 40 for the expansions' cascades): when its rounding of alpha S_i + beta y_i is
+// certified (core/ExKokkos_CompensatedScaledRounding.hpp) that is RN of the exact value, the bits
+// the exact path gives; otherwise the output (output_lanes: its block) takes the exact path.
 #ifndef EXKOKKOS_GEMV_IMPL_HPP
 #define EXKOKKOS_GEMV_IMPL_HPP
 
 #include "ExKokkos_LaneWalk_impl.hpp"
 #include "ExKokkos_ReductionRoutine_impl.hpp"
 
+#include <ExKokkos_CompensatedLanes.hpp>
+#include <ExKokkos_CompensatedScaledRounding.hpp>
 #include <ExKokkos_ExpansionRounding.hpp>
 #include <ExKokkos_LazyAccumulator.hpp>
 #include <ExKokkos_ScaledSumRounding.hpp>
@@ -101,6 +107,16 @@ struct GemvFinish {
     const bool read_y = beta != T(0);
     y(i) = round_scaled_sum<T>(normalized, flags, alpha, beta, read_y ? double(y(i)) : 0.0, read_y);
   }
+  // RN(alpha S_i + beta y_i) into r when certified from a compensated sum of S_i (doubles only;
+  // see RoundsCompensated); y(i) is not written.
+  KOKKOS_INLINE_FUNCTION bool round_compensated(std::int64_t i, const CompensatedSum& sum,
+                                                double& r) const {
+    const bool read_y = beta != T(0);
+    return round_compensated_scaled(sum, double(alpha), double(beta), read_y ? double(y(i)) : 0.0,
+                                    read_y, r);
+  }
+  KOKKOS_INLINE_FUNCTION void store(std::int64_t i, double r) const { y(i) = static_cast<T>(r); }
+
   // Output i from the N slots whose sum is S_i, when the rounding is certified without a long
   // accumulator (doubles only); false leaves y(i) untouched.
   template <int N>
@@ -117,6 +133,22 @@ struct GemvFinish {
     }
   }
 };
+
+// Which Finishes round a compensated sum (GemvFinish for doubles: round_compensated and store).
+// Others keep exact sums (extrsv's) or round floats, whose products the exact path takes whole.
+template <class Finish>
+struct RoundsCompensated : std::false_type {};
+template <class YView>
+struct RoundsCompensated<GemvFinish<YView>>
+    : std::is_same<typename GemvFinish<YView>::value_type, double> {};
+
+// Outputs with more terms than this skip the compensated try: its margin grows with the square of
+// the number of terms and refuses beyond 2^20 error terms (two per product, and the lanes' fold).
+constexpr std::int64_t compensated_max_inner = std::int64_t(1) << 18;
+// output_lanes tries only up to 2^14 terms: on the 256 x 65536 "N" benchmark (8 blocks of 32
+// outputs) the try made exgemv slower, 40 -> 49..56 ms (2-core AVX-512 EPYC under load,
+// 2026-11-24, not yet understood), while 4096 and 256 terms gained 28.6 -> 15.2 and 32.5 -> 14.7.
+constexpr std::int64_t output_lanes_compensated_max_inner = std::int64_t(1) << 14;
 
 // A Finish that keeps exact sums (extrsv's) has no rounding from slots.
 template <class Finish, int N>
@@ -141,6 +173,11 @@ struct OutputLanesFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
     const std::int64_t r0 = block * W;
     const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
+    if constexpr (RoundsCompensated<Finish>::value) {
+      if (k_count <= output_lanes_compensated_max_inner &&
+          (count == W ? compensated<true>(r0, count) : compensated<false>(r0, count)))
+        return;
+    }
     LazyAccumulator acc[W];
     PerLaneSinks<LazyAccumulator> sinks{acc};
     ExpansionLanes<N, W> lanes;
@@ -178,6 +215,28 @@ struct OutputLanesFunctor {
       return op(row(j), k0 + s) * double(x(k0 + s));
     }
   };
+
+  // The compensated try for a block: the W outputs' sums side by side (CompensatedLanes), in
+  // windows of 8 columns. Writes the block only if every output's rounding is certified (the
+  // exact path reads y for all of them). No prefetch hints here, unlike accumulate: with the
+  // cheaper arithmetic they no longer paid (exgemv "N" 4096^2 on the 2-core AVX-512 EPYC, under
+  // load, 2026-11-24: 16.7 and 19.8 ms with them, 16.1 and 15.4 ms without).
+  template <bool Full>
+  KOKKOS_INLINE_FUNCTION bool compensated(std::int64_t r0, int count) const {
+    constexpr int window = 8;
+    CompensatedLanes<W> lanes;
+    for (std::int64_t k = 0; k < k_count; k += window) {
+      const int steps = static_cast<int>(k_count - k < window ? k_count - k : window);
+      lanes.add_products(ColumnWindow<Full>{op, x, r0, k, count}, steps);
+    }
+    double r[W];
+    bool certified = true;
+    for (int j = 0; j < count; ++j)
+      certified = certified && finish.round_compensated(r0 + j, lanes.lane(j), r[j]);
+    if (!certified) return false;
+    for (int j = 0; j < count; ++j) finish.store(r0 + j, r[j]);
+    return true;
+  }
 
   // Full blocks read rows r0 .. r0+W-1 (one contiguous slice per k for LayoutLeft "N"); in a
   // partial block the lanes past the last output repeat its row and their sums are discarded.
@@ -227,6 +286,9 @@ struct InnerLanesFunctor {
   std::int64_t k_count;
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    if constexpr (RoundsCompensated<Finish>::value) {
+      if (k_count <= compensated_max_inner && compensated(i)) return;
+    }
     // The lanes folded into one expansion: when nothing reached the accumulator, the output is
     // rounded from the slots, without clearing, filling and rounding 1 KiB per output (which
     // cost as much as 256 terms).
@@ -236,6 +298,46 @@ struct InnerLanesFunctor {
     if (!acc.used() && round_from_slots(finish, i, slots)) return;
     add_slots(slots, acc);
     finish(i, acc.get());
+  }
+
+  // Terms k W + j of output i, k < steps, as step k of lane j; past the last term, zero factors
+  // (exact zeros: they change neither the sum nor the errors, and only add to the count of
+  // error terms, which makes the margin larger, never wrong).
+  struct Blocks {
+    const terms_type& terms;
+    std::int64_t first, last;
+    KOKKOS_INLINE_FUNCTION void operator()(int k, int j, double& a, double& b) const {
+      const std::int64_t t = first + std::int64_t(k) * host_lanes + j;
+      if (t < last) {
+        terms(t, a, b);
+      } else {
+        a = 0.0;
+        b = 0.0;
+      }
+    }
+  };
+  struct FullBlocks {
+    const terms_type& terms;
+    std::int64_t first;
+    KOKKOS_INLINE_FUNCTION void operator()(int k, int j, double& a, double& b) const {
+      terms(first + std::int64_t(k) * host_lanes + j, a, b);
+    }
+  };
+
+  // The compensated try for output i: its dot product in host_lanes lanes (CompensatedLanes, one
+  // vector operation per block of terms), folded into one CompensatedSum (see fold for the
+  // certificate's count of error terms); y(i) written only when certified.
+  KOKKOS_INLINE_FUNCTION bool compensated(std::int64_t i) const {
+    constexpr int W = host_lanes;
+    const terms_type terms{op, x, i};
+    CompensatedLanes<W> lanes;
+    const std::int64_t full = k_count / W;
+    if (full > 0) lanes.add_products(FullBlocks{terms, 0}, static_cast<int>(full));
+    if (full * W < k_count) lanes.add_products(Blocks{terms, full * W, k_count}, 1);
+    double r;
+    if (!finish.round_compensated(i, lanes.fold(), r)) return false;
+    finish.store(i, r);
+    return true;
   }
 };
 
