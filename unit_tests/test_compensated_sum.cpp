@@ -113,11 +113,7 @@ TEST(CompensatedSum, WellConditionedSumsAreNearlyAlwaysCertified) {
   const int total = 20000;
   for (int t = 0; t < total; ++t) {
     const std::size_t n = 1 + rng() % 128;
-    std::vector<double> x(n), y(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      x[i] = u(rng);
-      y[i] = u(rng);
-    }
+    const std::vector<double> x = ExKokkosTest::uniform(n, rng), y = ExKokkosTest::uniform(n, rng);
     const Outcome o = sum_both({u(rng) * 4}, x, y);
     if (!o.certified) continue;
     ++certified;
@@ -274,16 +270,11 @@ TEST(CompensatedLanes, FoldedLanesAreRightOrRefused) {
 // A uniform dot product of 4096 terms (exgemv's 4096 x 4096 benchmark): folded, it certifies.
 TEST(CompensatedLanes, FoldedUniformDotProductsAreNearlyAlwaysCertified) {
   std::mt19937_64 rng(23);
-  std::uniform_real_distribution<double> u(-1, 1);
   int certified = 0;
   const int total = 400;
   for (int t = 0; t < total; ++t) {
     const std::size_t n = 1 + rng() % 4096;
-    std::vector<double> a(n), b(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      a[i] = u(rng);
-      b[i] = u(rng);
-    }
+    const std::vector<double> a = ExKokkosTest::uniform(n, rng), b = ExKokkosTest::uniform(n, rng);
     const Outcome o = folded(a, b);
     if (!o.certified) continue;
     ++certified;
@@ -379,11 +370,7 @@ TEST(CompensatedScaledRounding, WellConditionedOutputsAreNearlyAlwaysCertified) 
   const int total = 400;
   for (int t = 0; t < total; ++t) {
     const std::size_t n = 1 + rng() % 4096;
-    std::vector<double> a(n), b(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      a[i] = u(rng);
-      b[i] = u(rng);
-    }
+    const std::vector<double> a = ExKokkosTest::uniform(n, rng), b = ExKokkosTest::uniform(n, rng);
     const double alpha = t % 2 ? 1.5 : u(rng) * 8, beta = t % 3 == 0 ? 0.0 : (t % 2 ? 0.5 : u(rng));
     const ScaledOutcome o = scaled(a, b, alpha, beta, u(rng));
     if (!o.certified) continue;
