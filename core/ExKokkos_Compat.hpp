@@ -35,9 +35,11 @@
 #if defined(_OPENMP) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 #define EXKOKKOS_SIMD EXKOKKOS_PRAGMA(omp simd)
 #define EXKOKKOS_SIMD_REDUCE_OR(var) EXKOKKOS_PRAGMA(omp simd reduction(| : var))
+#define EXKOKKOS_SIMD_REDUCE_SUM(var) EXKOKKOS_PRAGMA(omp simd reduction(+ : var))
 #else
 #define EXKOKKOS_SIMD
 #define EXKOKKOS_SIMD_REDUCE_OR(var)
+#define EXKOKKOS_SIMD_REDUCE_SUM(var)
 #endif
 
 // The window loops of ExpansionLanes in 512-bit vectors where the target has AVX-512: GCC tunes

@@ -59,6 +59,27 @@ class CompensatedLanes {
     return Impl::round_compensated(s_[j], c_[j], magnitude_[j], terms_, result);
   }
 
+  // Every lane rounded at once, branch-free so that it vectorizes: result[j] is lane j's head
+  // plus errors; true when every lane's is RN(its exact sum) (round's certificate), false when some
+  // lane is not certified (then the results mean nothing and the caller sums exactly). Callers that
+  // fill spare lanes with copies of a real one (the LU's last chunk) lose nothing by asking for all
+  // W.
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION bool round_all(double (&result)[W]) const {
+    if (terms_ > Impl::compensated_max_terms) return false;
+    int refused = 0;
+    EXKOKKOS_SIMD_REDUCE_OR(refused)
+    for (int j = 0; j < W; ++j) {
+      double r, d;
+      two_sum(s_[j], c_[j], r, d);
+      const double margin = Impl::compensated_margin_unchecked(magnitude_[j], terms_);
+      const bool certified =
+          (magnitude_[j] < Impl::EftLimits<double>::big) & Impl::certified_nearest(r, d, margin);
+      refused |= certified ? 0 : 1;
+      result[j] = r;
+    }
+    return refused == 0;
+  }
+
   // Lane j's sum as a CompensatedSum (head, errors' sum, magnitude, error terms).
   KOKKOS_INLINE_FUNCTION CompensatedSum lane(int j) const {
     return CompensatedSum(s_[j], c_[j], magnitude_[j], terms_);

@@ -40,11 +40,18 @@ namespace Impl {
 // The margin above: |S - (s + c)| <= margin for the floating-point sum magnitude of the |x_i| and
 // `terms` error terms. False (no bound) beyond 2^20 terms, and for magnitudes of 2^1000 or more,
 // NaN and infinities included.
-KOKKOS_INLINE_FUNCTION bool compensated_margin(double magnitude, int terms, double& margin) {
-  constexpr int max_terms = 1 << 20;  // the margin's bound assumes at most this many
-  if (terms > max_terms || !(magnitude < EftLimits<double>::big)) return false;
+constexpr int compensated_max_terms = 1 << 20;  // the margin's bound assumes at most this many
+
+// The margin's formula alone, for callers that check the bounds themselves (CompensatedLanes,
+// CompensatedRow).
+KOKKOS_INLINE_FUNCTION double compensated_margin_unchecked(double magnitude, int terms) {
   const double k1 = double(terms + 1);
-  margin = magnitude * (k1 * k1) * 0x1p-104 + 0x1p-1022;
+  return magnitude * (k1 * k1) * 0x1p-104 + 0x1p-1022;
+}
+
+KOKKOS_INLINE_FUNCTION bool compensated_margin(double magnitude, int terms, double& margin) {
+  if (terms > compensated_max_terms || !(magnitude < EftLimits<double>::big)) return false;
+  margin = compensated_margin_unchecked(magnitude, terms);
   return true;
 }
 

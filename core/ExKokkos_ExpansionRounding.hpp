@@ -25,13 +25,15 @@ namespace Impl {
 // narrower of the two gaps around r (so no value within reach rounds elsewhere or is a tie), and r
 // lies in [2^-1000, 2^1000) (no subnormal gaps, no overflow). Computing |d| + margin rounds, but
 // rounding is monotonic, so a computed sum below the half gap (a double) means a true sum below it.
+// Branch-free, so that CompensatedLanes::round_all vectorizes (out of range, the neighbours'
+// bit patterns may mean anything; the range test alone decides).
 KOKKOS_INLINE_FUNCTION bool certified_nearest(double r, double d, double margin) {
   const double ar = compat::fabs(r);
-  if (!(ar >= 0x1p-1000 && ar < 0x1p1000)) return false;  // also zero, NaN, inf
+  const bool in_range = (ar >= 0x1p-1000) & (ar < 0x1p1000);  // false for zero, NaN, inf
   const double up = next_up_nonnegative(ar), down = next_down_positive(ar);
   const double half_up = (up - ar) * 0.5, half_down = (ar - down) * 0.5;
   const double narrower = half_up < half_down ? half_up : half_down;
-  return compat::fabs(d) + margin < narrower;
+  return in_range & (compat::fabs(d) + margin < narrower);
 }
 
 // The VecSum pass (see above): afterwards x[0] = r and the exact sum is r + D, D = x[1] + ... +

@@ -6,6 +6,7 @@
 // lanes folded into one sum) and for round_compensated_scaled (RN(alpha S + beta y), exgemv's
 // outputs), against the MPFR gemv oracle.
 #include <ExKokkos_CompensatedLanes.hpp>
+#include <ExKokkos_CompensatedRow.hpp>
 #include <ExKokkos_CompensatedScaledRounding.hpp>
 #include <ExKokkos_CompensatedSum.hpp>
 
@@ -209,7 +210,84 @@ TEST(CompensatedLanes, EachLaneIsACompensatedSum) {
       ASSERT_EQ(lane_certified, one.round(from_one)) << "lane " << j;
       if (lane_certified) EXPECT_TRUE(same_bits(from_lanes, from_one)) << "lane " << j;
     }
+    // round_all: true exactly when every lane is certified, with the same results.
+    double all[W];
+    bool every = true;
+    for (int j = 0; j < W; ++j) {
+      double r;
+      every = lanes.round(j, r) && every;
+    }
+    ASSERT_EQ(lanes.round_all(all), every);
+    for (int j = 0; j < W && every; ++j) {
+      double r = 0.0;
+      lanes.round(j, r);
+      EXPECT_TRUE(same_bits(all[j], r)) << "lane " << j;
+    }
   }
+}
+
+// A CompensatedRow (the host LU's trailing update: one factor a_k shared by the row, b_k[i] per
+// entry) is entry by entry a CompensatedSum of the same terms: the same certificate, the same
+// result, and the MPFR oracle's RN wherever certified. Each entry's factors b are the generator's
+// y (made to cancel against x) scaled by a power of two, with some signs flipped or some terms
+// replaced, so rows mix ill-conditioned, well-conditioned, special and refused entries.
+TEST(CompensatedRow, EachEntryIsACompensatedSumAndRightWhereCertified) {
+  std::mt19937_64 rng(11);
+  const auto products = ExKokkosTest::product_generators();
+  long certified_total = 0, refused_total = 0;
+  for (int t = 0; t < 300; ++t) {
+    const int terms = 1 + static_cast<int>(rng() % 80);
+    const int width = 1 + static_cast<int>(rng() % 40);
+    auto xy = products[rng() % products.size()].generate(terms, rng);
+    xy.first.resize(terms, 1.0);
+    xy.second.resize(terms, 1.0);
+    std::vector<std::vector<double>> b(terms, std::vector<double>(width));
+    std::vector<double> first(width);
+    for (int i = 0; i < width; ++i) {
+      const double scale = std::ldexp(1.0, static_cast<int>(rng() % 40) - 20);
+      const int mode = static_cast<int>(rng() % 4);
+      for (int k = 0; k < terms; ++k) {
+        double v = xy.second[k] * scale;
+        if (mode == 1 && rng() % 7 == 0) v = -v;
+        if (mode == 2 && rng() % 5 == 0) v = std::ldexp(double(rng() % 1000) - 500.0, -9);
+        b[k][i] = v;
+      }
+      first[i] = mode == 3 ? 0.0 : xy.first[0] * scale;
+    }
+    std::vector<double> heads(width), errors(width), magnitudes(width), result(width);
+    std::vector<int> certified(width);
+    ExKokkos::CompensatedRow row(heads.data(), errors.data(), magnitudes.data(), width);
+    row.start([&](int i) { return first[i]; });
+    for (int k = 0; k < terms; ++k) row.add_products(xy.first[k], b[k].data());
+    const int count = row.round(1 + 2 * terms, result.data(), certified.data());
+    int counted = 0;
+    for (int i = 0; i < width; ++i) {
+      ExKokkos::CompensatedSum one;
+      ExKokkosTest::ExactSum oracle;
+      one.add(first[i]);
+      oracle.add(first[i]);
+      for (int k = 0; k < terms; ++k) {
+        one.add_product(xy.first[k], b[k][i]);
+        oracle.add_product(xy.first[k], b[k][i]);
+      }
+      double r = 0.0;
+      ASSERT_EQ(bool(certified[i]), one.round(r)) << "trial " << t << " entry " << i;
+      counted += certified[i];
+      if (!certified[i]) {
+        ++refused_total;
+        continue;
+      }
+      ++certified_total;
+      EXPECT_TRUE(same_bits(result[i], r)) << "trial " << t << " entry " << i;
+      EXPECT_TRUE(same_bits(result[i], oracle.round_double()))
+          << "trial " << t << " entry " << i << ": " << describe(result[i]) << ", oracle "
+          << describe(oracle.round_double());
+    }
+    EXPECT_EQ(count, counted);
+  }
+  std::printf("row entries: certified %ld, refused %ld\n", certified_total, refused_total);
+  EXPECT_GT(certified_total, 0);
+  EXPECT_GT(refused_total, 0);
 }
 
 // The products a[k] b[k] walked as exgemv's inner_lanes walks a row: 32 lanes, term k in lane

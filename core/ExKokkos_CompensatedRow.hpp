@@ -1,0 +1,93 @@
+// ExKokkos::CompensatedRow: a row of CompensatedSums (ExKokkos_CompensatedSum.hpp) stored as three
+// arrays, the heads, the errors' sums and the magnitudes, all with the same number of error
+// terms, so that one product a * b[i] can be added to every sum i of the row at once. The host LU
+// keeps one per row of the matrix and adds step k's products to the whole trailing matrix
+// (right-looking), where CompensatedLanes holds a few sums in registers and walks their terms
+// (left-looking): contiguous rows vectorize with no idle lane and no gather.
+//
+// Each sum takes exactly CompensatedSum's steps (a TwoSum with the first term, which is exact
+// against a zero head; then a TwoProd and a TwoSum per product, the two errors added to c, |p|
+// to the magnitude), so CompensatedSum's margin and certificate hold for each, with the row's
+// common count of error terms.
+#ifndef EXKOKKOS_COMPENSATEDROW_HPP
+#define EXKOKKOS_COMPENSATEDROW_HPP
+
+#include "ExKokkos_Compat.hpp"
+#include "ExKokkos_CompensatedSum.hpp"
+
+namespace ExKokkos {
+
+class CompensatedRow {
+ public:
+  // Views three arrays of `count` doubles each (not owned).
+  KOKKOS_INLINE_FUNCTION CompensatedRow(double* heads, double* errors, double* magnitudes,
+                                        int count)
+      : s_(heads), c_(errors), magnitude_(magnitudes), count_(count) {}
+
+  // Starts sum i at the first term x(i) (CompensatedSum().add(x(i))).
+  template <class Terms>
+  KOKKOS_INLINE_FUNCTION void start(const Terms& x) {
+    for (int i = 0; i < count_; ++i) {
+      const double v = x(i);
+      s_[i] = v;
+      c_[i] = 0.0;
+      magnitude_[i] = Impl::compat::fabs(v);
+    }
+  }
+
+  // Adds the product a * b[i] to sum i, for every i (CompensatedSum::add_product).
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_products(double a, const double* b) {
+    double* const s = s_;
+    double* const c = c_;
+    double* const magnitude = magnitude_;
+    EXKOKKOS_SIMD
+    for (int i = 0; i < count_; ++i) {
+      double q;
+      const double p = Impl::mul_rn(a, b[i]);
+      const double e = Impl::compat::fma(a, b[i], -p);  // TwoProd
+      double head;
+      two_sum(s[i], p, head, q);
+      s[i] = head;
+      c[i] = (c[i] + q) + e;
+      magnitude[i] += Impl::compat::fabs(p);
+    }
+  }
+
+  // Rounds every sum, each with `terms` error terms: result[i] = RN(sum i) and certified[i] = 1
+  // where CompensatedSum's certificate holds, certified[i] = 0 where the caller must sum exactly.
+  // Returns the number of sums certified.
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION int round(int terms, double* result,
+                                                              int* certified) const {
+    if (terms > Impl::compensated_max_terms) {
+      for (int i = 0; i < count_; ++i) certified[i] = 0;
+      return 0;
+    }
+    int total = 0;
+    EXKOKKOS_SIMD_REDUCE_SUM(total)
+    for (int i = 0; i < count_; ++i) {
+      double r, d;
+      two_sum(s_[i], c_[i], r, d);
+      const double margin = Impl::compensated_margin_unchecked(magnitude_[i], terms);
+      const int ok =
+          (magnitude_[i] < Impl::EftLimits<double>::big) & Impl::certified_nearest(r, d, margin);
+      result[i] = r;
+      certified[i] = ok;
+      total += ok;
+    }
+    return total;
+  }
+
+  KOKKOS_INLINE_FUNCTION double* heads() const { return s_; }
+  KOKKOS_INLINE_FUNCTION double* errors() const { return c_; }
+  KOKKOS_INLINE_FUNCTION double* magnitudes() const { return magnitude_; }
+
+ private:
+  double* s_;
+  double* c_;
+  double* magnitude_;
+  int count_;
+};
+
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_COMPENSATEDROW_HPP
