@@ -14,7 +14,7 @@
 #ifndef EXKOKKOS_GETF2_HPP
 #define EXKOKKOS_GETF2_HPP
 
-#include "impl/ExKokkos_Getf2_impl.hpp"
+#include "impl/ExKokkos_BatchedGetf2_impl.hpp"
 
 #include <ExKokkos_Options.hpp>
 #include <impl/ExKokkos_Gemv_impl.hpp>
@@ -62,6 +62,22 @@ int batched_lu_team_size(const Options& o, int n) {
   return host ? 1 : (n >= 64 ? 64 : 32);
 }
 
+// Whether a host core factors a double matrix with the trailing-update schedule
+// (host_getf2_trailing_update: every entry's compensated sum kept in level-1 scratch memory, 24
+// bytes an entry, and updated right-looking) rather than the left-looking lanes
+// (Schedule::output_lanes): the default wherever its workspace fits in the scratch memory a host
+// team may have (20 MiB with Kokkos' host backends: up to about 900 x 900). 2-core EPYC (Zen 4),
+// OpenMP, perf_tests/bench_lapack, 2026-11-24, lanes -> trailing update: batched 8 x 8 7.7 ->
+// 5.7 ms, 16: 7.0 -> 5.4, 32: 8.1 -> 5.8, 64: 12.0 -> 8.4, 128: 20.5 -> 13.5; one 256 x 256
+// matrix 5.0 -> 3.1 ms, 512 x 512 59.8 -> 25.4 ms. Teams of more than one thread use team_getf2.
+template <class ExecSpace, class T>
+bool lu_trailing_update(const Options& o, int m, int n) {
+  if (!is_host_space<ExecSpace>() || !std::is_same<T, double>::value) return false;
+  if (o.schedule == Schedule::output_lanes) return false;
+  return trailing_update_lu_bytes(m, n) <=
+         std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(1));
+}
+
 // Whether the matrices are factored in team scratch memory. The default: on devices, when the
 // copy takes at most 48 KiB (the shared memory any CUDA block may have without opting in: up to
 // 78 x 78 doubles); on the host never (a core's caches hold the matrix it works on). H100,
@@ -78,6 +94,7 @@ LuStaging lu_staging(const Options& o, int m, int n) {
   const bool stage =
       o.stage_in_scratch == 1 || (o.stage_in_scratch == -1 && !is_host_space<ExecSpace>());
   if (!stage || !fits || m == 0 || n == 0) s.ld = 0;
+  s.trailing_update = s.ld == 0 && lu_trailing_update<ExecSpace, T>(o, m, n);
   return s;
 }
 
@@ -107,8 +124,10 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
                            F{A, ipiv, info, staging});
     } else {
       using F = BatchedGetf2Functor<N, false, ExecSpace, AView, PivView, InfoView>;
+      const std::size_t work = staging.trailing_update ? trailing_update_lu_bytes(m, n) : 0;
       Kokkos::parallel_for("ExKokkos::exgetf2",
-                           BatchedLuPolicy<ExecSpace, false>(space, batch, team_size),
+                           BatchedLuPolicy<ExecSpace, false>(space, batch, team_size)
+                               .set_scratch_size(1, Kokkos::PerTeam(work)),
                            F{A, ipiv, info, staging});
     }
   });

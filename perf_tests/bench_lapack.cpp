@@ -132,6 +132,14 @@ int main(int argc, char** argv) {
     register_batched("exgetf2", n, [](Problem& p) {
       ExKokkos::exgetf2_batched(Space(), p.work, p.ipiv, p.info);
     });
+    // The host's other one-thread schedule (the default there is the trailing update): the
+    // left-looking lanes.
+    if (ExKokkos::Impl::is_host_space<Space>())
+      register_batched("exgetf2_lanes", n, [](Problem& p) {
+        ExKokkos::Options o;
+        o.schedule = ExKokkos::Schedule::output_lanes;
+        ExKokkos::exgetf2_batched(Space(), p.work, p.ipiv, p.info, o);
+      });
     register_batched("plain_getf2", n, [](Problem& p) {
       Kokkos::parallel_for("plain_getf2", Kokkos::TeamPolicy<Space>(Space(), p.work.extent(0), 1),
                            PlainBatchedGetf2{p.work, p.ipiv});
@@ -150,6 +158,13 @@ int main(int argc, char** argv) {
       ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
                         Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
     });
+    if (ExKokkos::Impl::is_host_space<Space>())
+      register_batched("exgetf2_single_lanes", n, [](Problem& p) {
+        ExKokkos::Options o;
+        o.schedule = ExKokkos::Schedule::output_lanes;
+        ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
+                          Kokkos::subview(p.ipiv, 0, Kokkos::ALL()), o);
+      });
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
     if (ExKokkos::Impl::is_host_space<Space>())
       register_batched("dgetrf_single", n, [](Problem& p) {
@@ -175,7 +190,9 @@ int main(int argc, char** argv) {
   }
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"exgetf2", "plain_getf2"},
+      {"exgetf2_lanes", "plain_getf2"},
       {"exgetf2_single", "dgetrf_single"},
+      {"exgetf2_single_lanes", "dgetrf_single"},
       {"exgesv", "plain_gesv"},
       {"exgesv_single", "dgesv_single"}};
   ExKokkosPerf::RatioReporter reporter(pairs);

@@ -7,11 +7,12 @@
 
 namespace ExKokkos {
 
-// How a matrix routine (exgemv, exgemm) maps its rows onto threads. Every schedule gives the same
-// bits.
+// How a matrix routine (exgemv, exgemm, exgetf2) maps its work onto threads. Every schedule gives
+// the same bits.
 enum class Schedule : int {
   automatic,        // by backend and layout (host: the lanes that read A contiguously)
   output_lanes,     // host: one thread per block of 32 outputs, vectorized across outputs
+                    // (exgetf2: 8 or 16 entries of a column or row side by side, left-looking)
   inner_lanes,      // host: one thread per output, vectorized along its dot product
   team_per_output,  // any backend: a team per output, its threads striding the dot product
   tiles,            // exgemm, any backend (the default on devices): a team per tile of C, panels
@@ -22,6 +23,10 @@ enum class Schedule : int {
   ozaki,            // exgemm, any backend: error-free splitting of A and B into slices whose
                     // products an ordinary GEMM computes exactly (Kokkos Kernels' where available);
                     // data that cannot be split (NaN, inf, too wide a range) use the default
+  trailing_update,  // exgetf2, host, double: every entry's compensated sum kept and updated
+                    // right-looking, one core per matrix (the host default while its workspace,
+                    // 24 bytes an entry, fits in scratch memory; output_lanes asks for the
+                    // left-looking lanes)
 };
 
 struct Options {

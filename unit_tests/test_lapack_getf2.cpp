@@ -158,6 +158,15 @@ ExKokkos::Options shared_entries() {
   return o;
 }
 
+// The host's two one-thread schedules: the default (where it fits) is the trailing update
+// (every entry's compensated sum kept, right-looking); output_lanes asks for the left-looking
+// lanes. Devices ignore the schedule.
+ExKokkos::Options with_schedule(ExKokkos::Schedule schedule) {
+  ExKokkos::Options o;
+  o.schedule = schedule;
+  return o;
+}
+
 TEST(Getf2, MatchesTheDefinitionBitForBit) {
   Rng rng(1);
   for (auto shape : std::vector<std::pair<int, int>>{
@@ -170,6 +179,9 @@ TEST(Getf2, MatchesTheDefinitionBitForBit) {
     expect_same(e, run<Kokkos::LayoutStride>(a, shape.first, shape.second), what + " Stride");
     expect_same(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second, shared_entries()),
                 what + " Right, the entries shared by a team");
+    for (auto schedule : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::trailing_update})
+      expect_same(e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second, with_schedule(schedule)),
+                  what + " Left, schedule " + std::to_string(int(schedule)));
   }
 }
 
@@ -182,6 +194,9 @@ TEST(Getf2, IllConditionedMatricesMatchTheDefinition) {
     expect_same(e, run<Kokkos::LayoutLeft>(a, n, n), "cond " + describe(cond));
     expect_same(e, run<Kokkos::LayoutLeft>(a, n, n, shared_entries()),
                 "cond " + describe(cond) + ", the entries shared by a team");
+    expect_same(e,
+                run<Kokkos::LayoutRight>(a, n, n, with_schedule(ExKokkos::Schedule::output_lanes)),
+                "cond " + describe(cond) + ", left-looking lanes");
   }
 }
 
@@ -200,12 +215,13 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) hA(b, i, j) = mats.back()[i * n + j];
   }
-  for (int staged : {0, 1})
+  for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
     for (int team : {1, 2, ExKokkosTest::widest_team<Space>()}) {
       Kokkos::deep_copy(A, hA);
       ExKokkos::Options o;
       o.team_size = team;
-      o.stage_in_scratch = staged;
+      o.stage_in_scratch = staged == 1;
+      if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
       ExKokkos::exgetf2_batched(Space(), A, ipiv, info, o);
       auto rA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
       auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
@@ -219,7 +235,9 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
         for (int j = 0; j < n; ++j) batched.piv.push_back(rp(b, j));
         expect_same(single, batched,
                     "matrix " + std::to_string(b) + " team size " + std::to_string(team) +
-                        (staged ? " in scratch" : " in place"));
+                        (staged == 1   ? " in scratch"
+                         : staged == 2 ? " lanes"
+                                       : " in place"));
         if (b % 5 == 4) EXPECT_GT(ri(b), 0);
       }
     }
@@ -278,15 +296,18 @@ TEST(Getf2, PivotRuleForEveryTeamSizeAndStaging) {
       a[i * n + 2] = i % 2 ? -0.5 : 2.0;
     }
     const Factors defined = defined_getf2(a, m, n);
-    for (int staged : {0, 1})
+    for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
       for (int team : {1, 2, 3, ExKokkosTest::widest_team<Space>()}) {
         if (team > ExKokkosTest::widest_team<Space>()) continue;
         ExKokkos::Options o;
         o.team_size = team;
-        o.stage_in_scratch = staged;
+        o.stage_in_scratch = staged == 1;
+        if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
         expect_same(defined, run<Kokkos::LayoutRight>(a, m, n, o),
                     "column " + describe(col[0]) + "... team " + std::to_string(team) +
-                        (staged ? " in scratch" : " in place"));
+                        (staged == 1   ? " in scratch"
+                         : staged == 2 ? " lanes"
+                                       : " in place"));
       }
   }
 }

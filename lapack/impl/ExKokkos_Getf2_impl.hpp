@@ -108,9 +108,7 @@ KOKKOS_INLINE_FUNCTION void lu_update_in_lanes(const Entries& entries, int count
     for (int l = 0; l < W; ++l) a[l] = entries.initial(l);
     fast.add(a);
     fast.add_products(LuLaneWindow<Entries>{entries, 0}, terms);
-    bool certified = true;
-    for (int l = 0; l < count; ++l) certified = fast.round(l, r[l]) && certified;
-    if (certified) {
+    if (fast.round_all(r)) {  // the lanes past count repeat the last entry
       for (int l = 0; l < count; ++l) entries.store(l, r[l]);
       return;
     }
@@ -216,6 +214,24 @@ KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j
   update_row(team, A, j, ExactLuUpdate<N, false>());
 }
 
+// The pivot rule on one thread: the first index i >= j of the largest |A(i, j)|, a NaN never
+// larger than a number (j when the whole column is NaN).
+template <class AView>
+KOKKOS_INLINE_FUNCTION int sequential_pivot(const AView& A, int j) {
+  using T = typename AView::non_const_value_type;
+  const int m = static_cast<int>(A.extent(0));
+  T largest = T(-1);  // below every magnitude: "no number seen"
+  int first = j;
+  for (int i = j; i < m; ++i) {
+    const T v = compat::fabs(A(i, j));
+    if (v > largest) {  // false for a NaN; strict: the first of equal magnitudes stays
+      largest = v;
+      first = i;
+    }
+  }
+  return first;
+}
+
 // The pivot of step j: the first index i >= j of the largest |A(i, j)|, a NaN never larger than a
 // number (j when the whole column is NaN). That is the sequential search's rule, split in two
 // reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
@@ -224,6 +240,7 @@ template <class Member, class AView>
 KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
   using T = typename AView::non_const_value_type;
   const int m = static_cast<int>(A.extent(0));
+  if (team.team_size() == 1) return sequential_pivot(A, j);  // no reductions to synchronize
   T largest = T(-1);  // below every magnitude: "no number seen"
   Kokkos::parallel_reduce(
       Kokkos::TeamThreadRange(team, j, m),
@@ -283,55 +300,6 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
   }
   return info;
 }
-
-// How batched exgetf2 reaches a matrix: in place in the view, or copied into team scratch
-// memory, factored there and copied back (devices, where a column of the matrix is otherwise read
-// from global memory for every entry of every step). The scratch copy is row-major with an odd
-// row stride, so the threads of a column step, each reading its own row, hit distinct banks.
-struct LuStaging {
-  int ld = 0;  // 0: in place; else the scratch copy's row stride
-  KOKKOS_INLINE_FUNCTION static int row_stride(int n) { return n % 2 == 0 ? n + 1 : n; }
-  template <class T>
-  KOKKOS_INLINE_FUNCTION std::size_t bytes(int m) const {
-    return sizeof(T) * std::size_t(m) * std::size_t(ld);
-  }
-};
-
-template <int N, bool Staged, class ExecSpace, class AView, class PivView, class InfoView>
-struct BatchedGetf2Functor {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using T = typename AView::non_const_value_type;
-  using ScratchMatrix =
-      Kokkos::View<T**, Kokkos::LayoutStride, typename ExecSpace::scratch_memory_space,
-                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  AView A;        // batch x m x n
-  PivView ipiv;   // batch x min(m, n)
-  InfoView info;  // batch
-  LuStaging staging;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int b = team.league_rank();
-    const auto a = Kokkos::subview(A, b, Kokkos::ALL(), Kokkos::ALL());
-    const auto piv = Kokkos::subview(ipiv, b, Kokkos::ALL());
-    const ExactLuUpdate<N, is_host_space<ExecSpace>()> update;
-    int result;
-    if constexpr (Staged) {
-      const int m = static_cast<int>(a.extent(0)), n = static_cast<int>(a.extent(1));
-      const ScratchMatrix s(static_cast<T*>(team.team_scratch(0).get_shmem(staging.bytes<T>(m))),
-                            Kokkos::LayoutStride(m, staging.ld, n, 1));
-      // Consecutive threads take consecutive entries of a row: coalesced for LayoutRight batches.
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * n),
-                           [&](const int e) { s(e / n, e % n) = a(e / n, e % n); });
-      team.team_barrier();
-      result = team_getf2(team, s, piv, update);  // ends with a barrier
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * n),
-                           [&](const int e) { a(e / n, e % n) = s(e / n, e % n); });
-    } else {
-      result = team_getf2(team, a, piv, update);
-    }
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { info(b) = result; });
-  }
-};
 
 }  // namespace Impl
 }  // namespace ExKokkos
