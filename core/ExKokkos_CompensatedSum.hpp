@@ -72,7 +72,7 @@ KOKKOS_INLINE_FUNCTION bool round_compensated(double s, double c, double magnitu
 
 class CompensatedSum {
  public:
-  KOKKOS_INLINE_FUNCTION CompensatedSum() = default;
+  CompensatedSum() = default;  // (nvcc: a defaulted constructor takes no execution space)
   // A sum already under way: the head, the errors' sum, the magnitude and the number of error
   // terms, with the meaning and bounds above (CompensatedLanes::fold).
   KOKKOS_INLINE_FUNCTION CompensatedSum(double s, double c, double magnitude, int terms)
