@@ -68,15 +68,9 @@ class CompensatedLanes {
     if (terms_ > Impl::compensated_max_terms) return false;
     int refused = 0;
     EXKOKKOS_SIMD_REDUCE_OR(refused)
-    for (int j = 0; j < W; ++j) {
-      double r, d;
-      two_sum(s_[j], c_[j], r, d);
-      const double margin = Impl::compensated_margin_unchecked(magnitude_[j], terms_);
-      const bool certified =
-          (magnitude_[j] < Impl::EftLimits<double>::big) & Impl::certified_nearest(r, d, margin);
-      refused |= certified ? 0 : 1;
-      result[j] = r;
-    }
+    for (int j = 0; j < W; ++j)
+      refused |=
+          Impl::certified_compensated(s_[j], c_[j], magnitude_[j], terms_, result[j]) ? 0 : 1;
     return refused == 0;
   }
 

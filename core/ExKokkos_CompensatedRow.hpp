@@ -65,12 +65,7 @@ class CompensatedRow {
     int total = 0;
     EXKOKKOS_SIMD_REDUCE_SUM(total)
     for (int i = 0; i < count_; ++i) {
-      double r, d;
-      two_sum(s_[i], c_[i], r, d);
-      const double margin = Impl::compensated_margin_unchecked(magnitude_[i], terms);
-      const int ok =
-          (magnitude_[i] < Impl::EftLimits<double>::big) & Impl::certified_nearest(r, d, margin);
-      result[i] = r;
+      const int ok = Impl::certified_compensated(s_[i], c_[i], magnitude_[i], terms, result[i]);
       certified[i] = ok;
       total += ok;
     }

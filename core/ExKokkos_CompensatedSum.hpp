@@ -55,15 +55,24 @@ KOKKOS_INLINE_FUNCTION bool compensated_margin(double magnitude, int terms, doub
   return true;
 }
 
+// The certificate above without its branches, for loops over many sums that must vectorize
+// (CompensatedLanes::round_all, CompensatedRow::round): r = RN(s + c), and true when r is RN(exact
+// sum). The caller checks terms <= compensated_max_terms once for all of them.
+KOKKOS_INLINE_FUNCTION bool certified_compensated(double s, double c, double magnitude, int terms,
+                                                  double& r) {
+  double d;
+  two_sum(s, c, r, d);
+  return (magnitude < EftLimits<double>::big) &
+         certified_nearest(r, d, compensated_margin_unchecked(magnitude, terms));
+}
+
 // The certificate above for the head s, the floating-point sum c of the `terms` error terms and
 // the floating-point sum magnitude of the |x_i|: RN(exact sum) into result, or false.
 KOKKOS_INLINE_FUNCTION bool round_compensated(double s, double c, double magnitude, int terms,
                                               double& result) {
-  double margin;
-  if (!compensated_margin(magnitude, terms, margin)) return false;
-  double r, d;
-  two_sum(s, c, r, d);
-  if (!certified_nearest(r, d, margin)) return false;
+  double r;
+  if (terms > compensated_max_terms || !certified_compensated(s, c, magnitude, terms, r))
+    return false;
   result = r;
   return true;
 }
