@@ -1,6 +1,7 @@
 // LU benchmarks: batched exgetf2 beside a non-reproducible batched getf2 of the same structure
 // (exgetf2's own left-looking team loop with plain double dot products), for n = 8 to 128
-// with batches of about 2^20 matrix entries; single-matrix exgetf2 beside OpenBLAS' dgetrf; and
+// with batches of 2^23 matrix entries (64 MiB a copy, twice the EPYC's L3: the matrices stream
+// from memory); single-matrix exgetf2 (64 to 2048) beside OpenBLAS' dgetrf; and
 // the same for the factor-and-solve exgesv (exgetrs inside) beside a plain batched solve and
 // OpenBLAS' dgesv. Prints the time ratios at the end (--benchmark_out=f.json
 // --benchmark_out_format=json for perf_tests/plot_results.py).
@@ -100,8 +101,11 @@ Problem make_problem(int batch, int n) {
   return p;
 }
 
-void register_batched(const std::string& routine, int n, std::function<void(Problem&)> body) {
-  const int batch = std::max(1, (1 << 20) / (n * n));
+// A benchmark over a batch of n x n matrices: 2^23 entries, or `single` (one matrix, for the
+// routines that factor one).
+void register_batched(const std::string& routine, int n, std::function<void(Problem&)> body,
+                      bool single = false) {
+  const int batch = single ? 1 : std::max(1, (1 << 23) / (n * n));
   const std::string name = routine + "/batched/" + std::to_string(n);
   benchmark::RegisterBenchmark(name.c_str(),
                                [=](benchmark::State& state) {
@@ -153,39 +157,56 @@ int main(int argc, char** argv) {
     });
   }
   // Single matrices: one team; OpenBLAS' blocked, multithreaded dgetrf beside.
-  for (int n : {64, 256, 512}) {
-    register_batched("exgetf2_single", n, [](Problem& p) {
-      ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
-                        Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
-    });
-    if (ExKokkos::Impl::is_host_space<Space>())
-      register_batched("exgetf2_single_lanes", n, [](Problem& p) {
-        ExKokkos::Options o;
-        o.schedule = ExKokkos::Schedule::output_lanes;
-        ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
-                          Kokkos::subview(p.ipiv, 0, Kokkos::ALL()), o);
-      });
+  for (int n : {64, 256, 512, 1024, 2048}) {
+    register_batched(
+        "exgetf2_single", n,
+        [](Problem& p) {
+          ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
+                            Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
+        },
+        true);
+    // The left-looking lanes, the host's default only beyond about 900 x 900 (the trailing
+    // update's sums no longer fit in scratch memory).
+    if (ExKokkos::Impl::is_host_space<Space>() && n <= 512)
+      register_batched(
+          "exgetf2_single_lanes", n,
+          [](Problem& p) {
+            ExKokkos::Options o;
+            o.schedule = ExKokkos::Schedule::output_lanes;
+            ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
+                              Kokkos::subview(p.ipiv, 0, Kokkos::ALL()), o);
+          },
+          true);
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
     if (ExKokkos::Impl::is_host_space<Space>())
-      register_batched("dgetrf_single", n, [](Problem& p) {
-        const int m = static_cast<int>(p.work.extent(1));
-        int info = 0;
-        // LayoutRight rows are LAPACK's columns: this factors A^T, the same amount of work.
-        dgetrf_(&m, &m, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &info);
-      });
+      register_batched(
+          "dgetrf_single", n,
+          [](Problem& p) {
+            const int m = static_cast<int>(p.work.extent(1));
+            int info = 0;
+            // LayoutRight rows are LAPACK's columns: this factors A^T, the same amount of work.
+            dgetrf_(&m, &m, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &info);
+          },
+          true);
 #endif
-    register_batched("exgesv_single", n, [](Problem& p) {
-      ExKokkos::exgesv(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
-                       Kokkos::subview(p.ipiv, 0, Kokkos::ALL()),
-                       Kokkos::subview(p.b, 0, Kokkos::ALL()));
-    });
+    register_batched(
+        "exgesv_single", n,
+        [](Problem& p) {
+          ExKokkos::exgesv(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
+                           Kokkos::subview(p.ipiv, 0, Kokkos::ALL()),
+                           Kokkos::subview(p.b, 0, Kokkos::ALL()));
+        },
+        true);
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
     if (ExKokkos::Impl::is_host_space<Space>())
-      register_batched("dgesv_single", n, [](Problem& p) {
-        const int m = static_cast<int>(p.work.extent(1)), one = 1;
-        int info = 0;
-        dgesv_(&m, &one, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &p.b(0, 0), &m, &info);
-      });
+      register_batched(
+          "dgesv_single", n,
+          [](Problem& p) {
+            const int m = static_cast<int>(p.work.extent(1)), one = 1;
+            int info = 0;
+            dgesv_(&m, &one, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &p.b(0, 0), &m, &info);
+          },
+          true);
 #endif
   }
   const std::vector<std::pair<std::string, std::string>> pairs = {
