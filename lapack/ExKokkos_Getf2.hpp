@@ -78,6 +78,17 @@ bool lu_trailing_update(const Options& o, int m, int n) {
          std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(1));
 }
 
+// Whether a team that holds its double matrix in scratch memory keeps every entry's compensated
+// sum beside it and updates them right-looking (team_getf2_trailing_update, 24 bytes an entry)
+// rather than summing each entry's terms left-looking (team_getf2): when asked for
+// (Schedule::trailing_update) and the three arrays fit in 48 KiB (up to 44 x 44).
+template <class ExecSpace, class T>
+bool lu_team_trailing_update(const Options& o, int m, int ld) {
+  if (!std::is_same<T, double>::value) return false;
+  if (o.schedule != Schedule::trailing_update) return false;
+  return team_trailing_update_bytes(m, ld) <= 48 * 1024;
+}
+
 // Whether the matrices are factored in team scratch memory. The default: on devices, when the
 // copy takes at most 48 KiB (the shared memory any CUDA block may have without opting in: up to
 // 78 x 78 doubles); on the host never (a core's caches hold the matrix it works on). H100,
@@ -95,6 +106,7 @@ LuStaging lu_staging(const Options& o, int m, int n) {
       o.stage_in_scratch == 1 || (o.stage_in_scratch == -1 && !is_host_space<ExecSpace>());
   if (!stage || !fits || m == 0 || n == 0) s.ld = 0;
   s.trailing_update = s.ld == 0 && lu_trailing_update<ExecSpace, T>(o, m, n);
+  s.team_trailing = s.ld > 0 && lu_team_trailing_update<ExecSpace, T>(o, m, s.ld);
   return s;
 }
 
