@@ -45,7 +45,7 @@ std::vector<std::pair<std::string, ExKokkos::Options>> lu_variants() {
   }
   // A team's right-looking schedule (every entry's compensated sum beside the matrix in scratch
   // memory, up to 44 x 44; larger matrices fall back to the default).
-  for (int team : {16, 32, 64}) {
+  for (int team : {16, 32, 64, 128}) {
     ExKokkos::Options o;
     o.schedule = ExKokkos::Schedule::trailing_update;
     o.team_size = team;

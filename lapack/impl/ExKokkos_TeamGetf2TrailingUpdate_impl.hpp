@@ -46,10 +46,10 @@ KOKKOS_INLINE_FUNCTION void compensated_add_product(double& s, double& c, double
   magnitude += compat::fabs(p);
 }
 
-// Factors the matrix held in S (m x n; heads: S itself, errors and magnitudes: E and M, same
-// layout; all three and origin[] set up by the caller: S = the matrix, E = 0, M = |S|, origin[i] =
-// i). a: the original matrix, read only (where a rounding is refused). Returns info on every
-// thread, as team_getf2; the caller copies S back.
+// Factors the matrix held in S (m x n, row-major: unit column stride; heads: S itself, errors and
+// magnitudes: E and M, the same row stride; all three and origin[] set up by the caller: S = the
+// matrix, E = 0, M = |S|, origin[i] = i). a: the original matrix, read only (where a rounding is
+// refused). Returns info on every thread, as team_getf2; the caller copies S back.
 template <int N, class Member, class SView, class AView, class PivView>
 KOKKOS_INLINE_FUNCTION int team_getf2_trailing_update(const Member& team, const SView& S,
                                                       const SView& E, const SView& M, int* origin,
@@ -108,20 +108,53 @@ KOKKOS_INLINE_FUNCTION int team_getf2_trailing_update(const Member& team, const 
     // Step j's products for the trailing matrix, one entry per thread at a time, the entries of
     // a row side by side; the thread that gives an entry of column j + 1 its last term rounds it
     // at once (its terms k <= j are final: no barrier needed before the next pivot search).
+    // Two entries a round, loaded before either is stored: they are distinct, which the compiler
+    // cannot know of three arrays it sees as one scratch buffer, and the two chains overlap.
     const int rows = m - j - 1, cols = n - j - 1;
     if (rows > 0 && cols > 0) {
       // Walk e = rank, rank + size, ... over the rows x cols entries without a division per
       // entry: (i, c) advances by (size / cols, size % cols) with a carry.
       const int di = size / cols, dc = size - di * cols;
-      int i = rank / cols, c = rank - (rank / cols) * cols;
-      for (; i < rows; i += di) {
-        const int row = j + 1 + i, col = j + 1 + c;
-        compensated_add_product(S(row, col), E(row, col), M(row, col), -S(row, j), S(j, col));
-        if (col == j + 1) settle(row, col, j + 1);
+      const auto advance = [&](int& i, int& c) {
+        i += di;
         c += dc;
         if (c >= cols) {
           c -= cols;
           ++i;
+        }
+      };
+      const std::size_t ld = S.stride(0);
+      double* const s = S.data();
+      double* const err = E.data();
+      double* const mag = M.data();
+      int i = rank / cols, c = rank - (rank / cols) * cols;
+      while (i < rows) {
+        int i2 = i, c2 = c;
+        advance(i2, c2);
+        const std::size_t at = std::size_t(j + 1 + i) * ld + std::size_t(j + 1 + c);
+        if (i2 < rows) {
+          const std::size_t at2 = std::size_t(j + 1 + i2) * ld + std::size_t(j + 1 + c2);
+          double s1 = s[at], e1 = err[at], m1 = mag[at];
+          double s2 = s[at2], e2 = err[at2], m2 = mag[at2];
+          const double l1 = -s[std::size_t(j + 1 + i) * ld + j],
+                       u1 = s[std::size_t(j) * ld + j + 1 + c];
+          const double l2 = -s[std::size_t(j + 1 + i2) * ld + j],
+                       u2 = s[std::size_t(j) * ld + j + 1 + c2];
+          compensated_add_product(s1, e1, m1, l1, u1);
+          compensated_add_product(s2, e2, m2, l2, u2);
+          s[at] = s1, err[at] = e1, mag[at] = m1;
+          s[at2] = s2, err[at2] = e2, mag[at2] = m2;
+          if (c == 0) settle(j + 1 + i, j + 1, j + 1);
+          if (c2 == 0) settle(j + 1 + i2, j + 1, j + 1);
+          i = i2;
+          c = c2;
+          advance(i, c);
+        } else {
+          compensated_add_product(s[at], err[at], mag[at], -s[std::size_t(j + 1 + i) * ld + j],
+                                  s[std::size_t(j) * ld + j + 1 + c]);
+          if (c == 0) settle(j + 1 + i, j + 1, j + 1);
+          i = i2;
+          c = c2;
         }
       }
     }
