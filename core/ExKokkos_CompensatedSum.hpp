@@ -106,6 +106,25 @@ class CompensatedSum {
   }
 
   // RN(exact sum) when certified (see above); false when the caller must sum exactly.
+  // Adds the sum `other` to this one: the heads by TwoSum (its error into the errors' sum), the
+  // errors' sums and the magnitudes added. The result stands for all the terms of both, with
+  // terms() + other.terms() + 1 error terms, and the margin holds for it by the argument of
+  // CompensatedLanes::fold (ExKokkos_CompensatedLanes.hpp), which is one tree of such merges: in
+  // any tree of merges, a chain included, a term's contribution to a head passes through no more
+  // roundings than there are error terms, an error term through no more additions, and each
+  // magnitude through no more. Used where threads sum a dot product's terms in strides and fold
+  // their sums (exgemv's output_block schedule). The count saturates above
+  // Impl::compensated_max_terms, where round refuses anyway.
+  KOKKOS_INLINE_FUNCTION void merge(const CompensatedSum& other) {
+    double q;
+    two_sum(s_, other.s_, s_, q);
+    c_ = (c_ + other.c_) + q;
+    magnitude_ += other.magnitude_;
+    const long long k = static_cast<long long>(terms_) + other.terms_ + 1;
+    constexpr long long saturated = Impl::compensated_max_terms + 1;
+    terms_ = static_cast<int>(k < saturated ? k : saturated);
+  }
+
   KOKKOS_INLINE_FUNCTION bool round(double& result) const {
     return Impl::round_compensated(s_, c_, magnitude_, terms_, result);
   }

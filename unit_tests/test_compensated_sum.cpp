@@ -362,6 +362,71 @@ TEST(CompensatedLanes, FoldedUniformDotProductsAreNearlyAlwaysCertified) {
   EXPECT_GE(certified, total - total / 100);
 }
 
+// The products a[k] b[k] summed as C threads of exgemv's output_block schedule sum a row: thread t
+// takes k = t, t + C, ..., and the threads' sums are merged in a chain (0, then 1, ...) or, when
+// `pairwise`, in a tree.
+ExKokkos::CompensatedSum merged_dot(const std::vector<double>& a, const std::vector<double>& b,
+                                    int C, bool pairwise) {
+  std::vector<ExKokkos::CompensatedSum> part(C);
+  for (std::size_t k = 0; k < a.size(); ++k) part[k % C].add_product(a[k], b[k]);
+  if (!pairwise) {
+    for (int t = 1; t < C; ++t) part[0].merge(part[t]);
+    return part[0];
+  }
+  for (int h = 1; h < C; h *= 2)
+    for (int t = 0; t + h < C; t += 2 * h) part[t].merge(part[t + h]);
+  return part[0];
+}
+
+TEST(CompensatedSum, MergedStridedSumsAreRightOrRefused) {
+  std::mt19937_64 rng(29);
+  const auto products = ExKokkosTest::product_generators();
+  long certified = 0, total = 0;
+  for (int C : {2, 7, 8, 32})
+    for (bool pairwise : {false, true}) {
+      for (int round = 0; round < 8; ++round)
+        for (const auto& pg : products) {
+          const auto xy = pg.generate(1 + rng() % 700, rng);
+          Outcome o;
+          o.certified = merged_dot(xy.first, xy.second, C, pairwise).round(o.value);
+          o.oracle = ExKokkosTest::exact_dot(xy.first, xy.second);
+          ++total;
+          if (!o.certified) continue;
+          ++certified;
+          ASSERT_TRUE(same_bits(o.value, o.oracle))
+              << pg.name << ", " << C << " threads: certified " << describe(o.value) << ", exact "
+              << describe(o.oracle);
+        }
+      int gen_certified = 0, gen_total = 0;
+      for (double cond : {1e5, 1e10, 1e16, 1e20, 1e30})
+        for (int t = 0; t < 10; ++t) {
+          const auto xy = ExKokkosTest::gen_dot(6 + rng() % 600, cond, rng);
+          Outcome o;
+          o.certified = merged_dot(xy.first, xy.second, C, pairwise).round(o.value);
+          ++gen_total;
+          if (!o.certified) continue;
+          ++gen_certified;
+          ASSERT_TRUE(same_bits(o.value, ExKokkosTest::exact_dot(xy.first, xy.second)))
+              << "cond " << cond << ", " << C << " threads";
+        }
+      EXPECT_GT(gen_certified, 0) << C << " threads";
+      EXPECT_LT(gen_certified, gen_total) << C << " threads";
+    }
+  std::printf("merged strided sums: certified %ld of %ld\n", certified, total);
+  EXPECT_GT(certified, 0);
+  // Uniform rows of 16384 terms (exgemv's 16384 x 16384 benchmark) certify.
+  int uniform_certified = 0;
+  for (int t = 0; t < 40; ++t) {
+    const std::vector<double> a = ExKokkosTest::uniform(16384, rng),
+                              b = ExKokkosTest::uniform(16384, rng);
+    double r;
+    if (!merged_dot(a, b, t % 2 ? 8 : 32, false).round(r)) continue;
+    ++uniform_certified;
+    ASSERT_TRUE(same_bits(r, ExKokkosTest::exact_dot(a, b)));
+  }
+  EXPECT_GE(uniform_certified, 39);
+}
+
 struct ScaledOutcome {
   bool certified = false;
   double value = 0.0;

@@ -214,12 +214,20 @@ TEST(Gemv, IllConditionedRows) {
     q.transposed = true;
     for (std::size_t i = 0; i < m; ++i)
       for (std::size_t j = 0; j < n; ++j) q.a[j * m + i] = p.a[i * n + j];
+    // Also output_block (the devices' default) with several threads per output, whose blocks
+    // certify some outputs and walk the others exactly.
+    ExKokkos::Options block;
+    block.schedule = ExKokkos::Schedule::output_block;
+    block.team_size = std::min(4, ExKokkosTest::widest_team<Space>());
     for (double alpha : {1.0, -0.7, 3.1e5})
       for (double beta : {0.0, 1.0, 0.37}) {
         p.alpha = q.alpha = alpha;
         p.beta = q.beta = beta;
         check_all_layouts(p, "cond " + describe(cond) + " alpha " + describe(alpha));
         check_all_layouts(q, "T, cond " + describe(cond) + " alpha " + describe(alpha));
+        check_all_layouts(p, "output_block, cond " + describe(cond) + " alpha " + describe(alpha),
+                          block);
+        check_all_layouts(q, "output_block T, cond " + describe(cond), block);
       }
   }
 }
