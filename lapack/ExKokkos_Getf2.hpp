@@ -50,18 +50,14 @@ int lu_expansion_size(const Options& o) {
 // stack) and 32 teams fit. H100, 2026-11-24, bench_cuda_lapack, 2^20 entries, default teams,
 // uncapped -> capped: n = 8: 30.3 -> 11.6 ms, 16: 31.9 -> 12.7, 32: 27.9 -> 9.9, 64: 40.5 -> 17.5,
 // 128: 75.0 -> 29.3 (caps of 128 and 32 registers: slower, 30.6 and 14.6 ms at n = 32).
-// A team's trailing update (team_trailing) has (n - 1 - j)^2 independent entries at step j and
-// may take up to 256 threads: the launch bounds of the staged kernel (below).
 constexpr int device_lu_max_team_size = 64;
-constexpr int device_trailing_lu_max_team_size = 256;
 
 template <class ExecSpace>
-int batched_lu_team_size(const Options& o, int n, bool team_trailing) {
+int batched_lu_team_size(const Options& o, int n) {
   const bool host = is_host_space<ExecSpace>();
-  const int most = team_trailing ? device_trailing_lu_max_team_size : device_lu_max_team_size;
-  check_option(host || o.team_size <= most, "ExKokkos::exgetf2",
-               "team_size = " + std::to_string(o.team_size) + " (at most " + std::to_string(most) +
-                   " on this backend)");
+  check_option(host || o.team_size <= device_lu_max_team_size, "ExKokkos::exgetf2",
+               "team_size = " + std::to_string(o.team_size) + " (at most " +
+                   std::to_string(device_lu_max_team_size) + " on this backend)");
   if (o.team_size > 0) return o.team_size;
   return host ? 1 : (n >= 64 ? 64 : 32);
 }
@@ -82,17 +78,6 @@ bool lu_trailing_update(const Options& o, int m, int n) {
          std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(1));
 }
 
-// Whether a team that holds its double matrix in scratch memory keeps every entry's compensated
-// sum beside it and updates them right-looking (team_getf2_trailing_update, 24 bytes an entry)
-// rather than summing each entry's terms left-looking (team_getf2): when asked for
-// (Schedule::trailing_update) and the three arrays fit in 48 KiB (up to 44 x 44).
-template <class ExecSpace, class T>
-bool lu_team_trailing_update(const Options& o, int m, int ld) {
-  if (!std::is_same<T, double>::value) return false;
-  if (o.schedule != Schedule::trailing_update) return false;
-  return team_trailing_update_bytes(m, ld) <= 48 * 1024;
-}
-
 // Whether the matrices are factored in team scratch memory. The default: on devices, when the
 // copy takes at most 48 KiB (the shared memory any CUDA block may have without opting in: up to
 // 78 x 78 doubles); on the host never (a core's caches hold the matrix it works on). H100,
@@ -110,7 +95,6 @@ LuStaging lu_staging(const Options& o, int m, int n) {
       o.stage_in_scratch == 1 || (o.stage_in_scratch == -1 && !is_host_space<ExecSpace>());
   if (!stage || !fits || m == 0 || n == 0) s.ld = 0;
   s.trailing_update = s.ld == 0 && lu_trailing_update<ExecSpace, T>(o, m, n);
-  s.team_trailing = s.ld > 0 && lu_team_trailing_update<ExecSpace, T>(o, m, s.ld);
   return s;
 }
 
@@ -128,8 +112,8 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
   using T = typename AView::non_const_value_type;
   const int batch = static_cast<int>(A.extent(0));
   const int m = static_cast<int>(A.extent(1)), n = static_cast<int>(A.extent(2));
+  const int team_size = batched_lu_team_size<ExecSpace>(options, n);
   const LuStaging staging = lu_staging<ExecSpace, T>(options, m, n);
-  const int team_size = batched_lu_team_size<ExecSpace>(options, n, staging.team_trailing);
   with_expansion_size(lu_expansion_size<ExecSpace>(options), [&](auto size) {
     constexpr int N = decltype(size)::value;
     if (staging.ld > 0) {

@@ -43,14 +43,6 @@ std::vector<std::pair<std::string, ExKokkos::Options>> lu_variants() {
     o.stage_in_scratch = staged;
     v.push_back({staged ? "in_scratch" : "in_place", o});
   }
-  // A team's right-looking schedule (every entry's compensated sum beside the matrix in scratch
-  // memory, up to 44 x 44; larger matrices fall back to the default).
-  for (int team : {16, 32, 64, 128}) {
-    ExKokkos::Options o;
-    o.schedule = ExKokkos::Schedule::trailing_update;
-    o.team_size = team;
-    v.push_back({"trailing" + std::to_string(team), o});
-  }
   return v;
 }
 

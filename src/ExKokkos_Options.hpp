@@ -23,11 +23,10 @@ enum class Schedule : int {
   ozaki,            // exgemm, any backend: error-free splitting of A and B into slices whose
                     // products an ordinary GEMM computes exactly (Kokkos Kernels' where available);
                     // data that cannot be split (NaN, inf, too wide a range) use the default
-  trailing_update,  // exgetf2, double: every entry's compensated sum kept and updated
-                    // right-looking. Host, one core per matrix: the default while its workspace,
-                    // 24 bytes an entry, fits in scratch memory (output_lanes asks for the
-                    // left-looking lanes). A team with its matrix in scratch memory (devices, or
-                    // stage_in_scratch = 1): the sums beside the copy, up to 44 x 44
+  trailing_update,  // exgetf2, host, double: every entry's compensated sum kept and updated
+                    // right-looking, one core per matrix (the host default while its workspace,
+                    // 24 bytes an entry, fits in scratch memory; output_lanes asks for the
+                    // left-looking lanes)
 };
 
 struct Options {

@@ -167,19 +167,6 @@ ExKokkos::Options with_schedule(ExKokkos::Schedule schedule) {
   return o;
 }
 
-// A team's right-looking schedule: the matrix and every entry's compensated sum in team scratch
-// memory (team_getf2_trailing_update), on every backend, `team` threads (at most the widest team
-// on the host, 256 on devices).
-ExKokkos::Options team_trailing_update(int team) {
-  ExKokkos::Options o;
-  o.schedule = ExKokkos::Schedule::trailing_update;
-  o.stage_in_scratch = 1;
-  const bool device =
-      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible;
-  o.team_size = std::min(team, device ? 256 : ExKokkosTest::widest_team<Space>());
-  return o;
-}
-
 TEST(Getf2, MatchesTheDefinitionBitForBit) {
   Rng rng(1);
   for (auto shape : std::vector<std::pair<int, int>>{
@@ -195,10 +182,6 @@ TEST(Getf2, MatchesTheDefinitionBitForBit) {
     for (auto schedule : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::trailing_update})
       expect_same(e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second, with_schedule(schedule)),
                   what + " Left, schedule " + std::to_string(int(schedule)));
-    for (int team : {1, 3, 64, 256})
-      expect_same(
-          e, run<Kokkos::LayoutRight>(a, shape.first, shape.second, team_trailing_update(team)),
-          what + " Right, a team's trailing update, team " + std::to_string(team));
   }
 }
 
@@ -214,8 +197,6 @@ TEST(Getf2, IllConditionedMatricesMatchTheDefinition) {
     expect_same(e,
                 run<Kokkos::LayoutRight>(a, n, n, with_schedule(ExKokkos::Schedule::output_lanes)),
                 "cond " + describe(cond) + ", left-looking lanes");
-    expect_same(e, run<Kokkos::LayoutLeft>(a, n, n, team_trailing_update(32)),
-                "cond " + describe(cond) + ", a team's trailing update");
   }
 }
 
@@ -234,13 +215,12 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) hA(b, i, j) = mats.back()[i * n + j];
   }
-  // 2: in place, the left-looking lanes on the host; 3: in scratch, a team's trailing update
-  for (int staged : {0, 1, 2, 3})
+  for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
     for (int team : {1, 2, ExKokkosTest::widest_team<Space>()}) {
       Kokkos::deep_copy(A, hA);
-      ExKokkos::Options o = staged == 3 ? team_trailing_update(team) : ExKokkos::Options();
+      ExKokkos::Options o;
       o.team_size = team;
-      o.stage_in_scratch = staged == 1 || staged == 3;
+      o.stage_in_scratch = staged == 1;
       if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
       ExKokkos::exgetf2_batched(Space(), A, ipiv, info, o);
       auto rA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
@@ -257,7 +237,6 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
                     "matrix " + std::to_string(b) + " team size " + std::to_string(team) +
                         (staged == 1   ? " in scratch"
                          : staged == 2 ? " lanes"
-                         : staged == 3 ? " trailing update"
                                        : " in place"));
         if (b % 5 == 4) EXPECT_GT(ri(b), 0);
       }
@@ -269,20 +248,14 @@ TEST(Getf2, SingularAndSpecialMatrices) {
   std::vector<double> a = {1, 2, 3, 2, 4, 6, 1, 1, 1};  // second row = 2 x first
   auto f = run<Kokkos::LayoutLeft>(a, 3, 3);
   expect_same(defined_getf2(a, 3, 3), f, "rank 2");
-  expect_same(defined_getf2(a, 3, 3), run<Kokkos::LayoutRight>(a, 3, 3, team_trailing_update(32)),
-              "rank 2, a team's trailing update");
   EXPECT_EQ(f.info, 3);
   std::vector<double> z = {0, 1, 0, 2};  // zero first column
   f = run<Kokkos::LayoutLeft>(z, 2, 2);
   EXPECT_EQ(f.info, 1);
   expect_same(defined_getf2(z, 2, 2), f, "zero column");
-  expect_same(defined_getf2(z, 2, 2), run<Kokkos::LayoutRight>(z, 2, 2, team_trailing_update(32)),
-              "zero column, a team's trailing update");
   std::vector<double> s = {std::nan(""), 1, 2, std::numeric_limits<double>::infinity()};
   f = run<Kokkos::LayoutLeft>(s, 2, 2);
   expect_same(defined_getf2(s, 2, 2), f, "NaN and Inf");
-  expect_same(defined_getf2(s, 2, 2), run<Kokkos::LayoutRight>(s, 2, 2, team_trailing_update(32)),
-              "NaN and Inf, a team's trailing update");
   EXPECT_EQ(f.piv[0], 1);  // 2 beats NaN
   // 0 x 0, 0 x n: nothing to do.
   Kokkos::View<double**, Space::memory_space> e("e", 0, 0), e2("e2", 0, 3);
@@ -323,19 +296,17 @@ TEST(Getf2, PivotRuleForEveryTeamSizeAndStaging) {
       a[i * n + 2] = i % 2 ? -0.5 : 2.0;
     }
     const Factors defined = defined_getf2(a, m, n);
-    // 2: in place, the left-looking lanes on the host; 3: in scratch, a team's trailing update
-    for (int staged : {0, 1, 2, 3})
+    for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
       for (int team : {1, 2, 3, ExKokkosTest::widest_team<Space>()}) {
         if (team > ExKokkosTest::widest_team<Space>()) continue;
-        ExKokkos::Options o = staged == 3 ? team_trailing_update(team) : ExKokkos::Options();
+        ExKokkos::Options o;
         o.team_size = team;
-        o.stage_in_scratch = staged == 1 || staged == 3;
+        o.stage_in_scratch = staged == 1;
         if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
         expect_same(defined, run<Kokkos::LayoutRight>(a, m, n, o),
                     "column " + describe(col[0]) + "... team " + std::to_string(team) +
                         (staged == 1   ? " in scratch"
                          : staged == 2 ? " lanes"
-                         : staged == 3 ? " trailing update"
                                        : " in place"));
       }
   }

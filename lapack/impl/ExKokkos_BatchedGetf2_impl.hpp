@@ -5,7 +5,6 @@
 
 #include "ExKokkos_Getf2TrailingUpdate_impl.hpp"
 #include "ExKokkos_Getf2_impl.hpp"
-#include "ExKokkos_TeamGetf2TrailingUpdate_impl.hpp"
 
 #include <cstddef>
 #include <type_traits>
@@ -18,17 +17,14 @@ namespace Impl {
 // from global memory for every entry of every step). The scratch copy is row-major with an odd
 // row stride, so the threads of a column step, each reading its own row, hit distinct banks.
 // On the host, a team of one thread may instead keep every entry's compensated sum in level-1
-// scratch memory (trailing_update: host_getf2_trailing_update); a team with its double matrix in
-// scratch memory may keep them beside the copy (team_trailing: team_getf2_trailing_update).
+// scratch memory (trailing_update: host_getf2_trailing_update).
 struct LuStaging {
   int ld = 0;                    // 0: in place; else the scratch copy's row stride
   bool trailing_update = false;  // host, double, teams of one: the right-looking schedule
-  bool team_trailing = false;    // staged, double: the right-looking schedule of a team
   KOKKOS_INLINE_FUNCTION static int row_stride(int n) { return n % 2 == 0 ? n + 1 : n; }
   template <class T>
   KOKKOS_INLINE_FUNCTION std::size_t bytes(int m) const {
-    return team_trailing ? team_trailing_update_bytes(m, ld)
-                         : sizeof(T) * std::size_t(m) * std::size_t(ld);
+    return sizeof(T) * std::size_t(m) * std::size_t(ld);
   }
 };
 
@@ -52,31 +48,8 @@ struct BatchedGetf2Functor {
     int result;
     if constexpr (Staged) {
       const int m = static_cast<int>(a.extent(0)), n = static_cast<int>(a.extent(1));
-      T* const base = static_cast<T*>(team.team_scratch(0).get_shmem(staging.bytes<T>(m)));
-      const ScratchMatrix s(base, Kokkos::LayoutStride(m, staging.ld, n, 1));
-      if constexpr (std::is_same<T, double>::value) {
-        if (staging.team_trailing) {
-          const std::size_t at = std::size_t(m) * std::size_t(staging.ld);
-          const ScratchMatrix errors(base + at, Kokkos::LayoutStride(m, staging.ld, n, 1));
-          const ScratchMatrix magnitudes(base + 2 * at, Kokkos::LayoutStride(m, staging.ld, n, 1));
-          int* const origin = reinterpret_cast<int*>(base + 3 * at);
-          // Each entry's sum started at a_ij, as CompensatedSum::add(a_ij) starts it.
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * n), [&](const int e) {
-            const T v = a(e / n, e % n);
-            s(e / n, e % n) = v;
-            errors(e / n, e % n) = 0.0;
-            magnitudes(e / n, e % n) = compat::fabs(v);
-          });
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m),
-                               [&](const int i) { origin[i] = i; });
-          team.team_barrier();
-          result = team_getf2_trailing_update<N>(team, s, errors, magnitudes, origin, a, piv);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * n),
-                               [&](const int e) { a(e / n, e % n) = s(e / n, e % n); });
-          Kokkos::single(Kokkos::PerTeam(team), [&]() { info(b) = result; });
-          return;
-        }
-      }
+      const ScratchMatrix s(static_cast<T*>(team.team_scratch(0).get_shmem(staging.bytes<T>(m))),
+                            Kokkos::LayoutStride(m, staging.ld, n, 1));
       // Consecutive threads take consecutive entries of a row: coalesced for LayoutRight batches.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m * n),
                            [&](const int e) { s(e / n, e % n) = a(e / n, e % n); });

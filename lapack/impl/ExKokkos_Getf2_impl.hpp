@@ -33,32 +33,10 @@
 namespace ExKokkos {
 namespace Impl {
 
-// RN(a - sum_{k < count} A(i, k) A(k, j)), summed exactly: an expansion, spilling into a long
-// accumulator, rounded once. a is a_ij before the step (A(i, j) itself, except where a schedule
-// keeps something else there).
-template <int N, class AView>
-KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_exact_update(
-    typename AView::non_const_value_type a, const AView& A, int i, int j, int count) {
-  using T = typename AView::non_const_value_type;
-  LazyAccumulator s;
-  Expansion<N> e;
-  e.add(double(a), s);
-  for (int k = 0; k < count; ++k) {
-    if (std::is_same<T, double>::value)
-      e.add_product(-double(A(i, k)), double(A(k, j)), s);
-    else
-      e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
-  }
-  double fast;
-  if (std::is_same<T, double>::value && !s.used() && round_expansion_fast(e, fast)) return T(fast);
-  e.flush(s);
-  return s.get().round<T>();
-}
-
 // RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding. First the cheap certified
 // try (CompensatedSum: a TwoProd, one TwoSum and four additions per term instead of an expansion's
 // N TwoSums); only when it refuses (a rounding within reach of the sum's error bound, special
-// values, underflow) the exact sum.
+// values, underflow) the exact sum: an expansion, spilling into a long accumulator.
 template <int N, class AView>
 KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
                                                                       int count) {
@@ -70,7 +48,19 @@ KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AVie
     double certified;
     if (c.round(certified)) return certified;
   }
-  return lu_exact_update<N>(A(i, j), A, i, j, count);
+  LazyAccumulator s;
+  Expansion<N> e;
+  e.add(double(A(i, j)), s);
+  for (int k = 0; k < count; ++k) {
+    if (std::is_same<T, double>::value)
+      e.add_product(-double(A(i, k)), double(A(k, j)), s);
+    else
+      e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
+  }
+  double fast;
+  if (std::is_same<T, double>::value && !s.used() && round_expansion_fast(e, fast)) return T(fast);
+  e.flush(s);
+  return s.get().round<T>();
 }
 
 // W entries of the factorization side by side, for ExpansionLanes: entry l is (row, col) =
