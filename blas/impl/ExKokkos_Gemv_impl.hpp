@@ -548,7 +548,28 @@ struct OutputBlockFunctor {
 struct GemvConfig {
   LaunchConfig launch;
   Schedule schedule;
+  int outputs_per_team = 1;  // output_block: R
 };
+
+// output_block's outputs per team, R (C = t / R threads per output). Neighbouring threads take
+// neighbouring outputs when op(A)'s rows are not contiguous: up to a warp's 32 (one coalesced
+// load of a column), else a warp per output (t / 32 outputs). With few outputs that leaves a GPU
+// with too few teams: H100, 2026-11-24, teams of 256 and at most 3 a multiprocessor (396 at
+// once), 16384 outputs "N" made 512 teams (1.3 waves, 2.14x cuBLAS' dgemv), 4096 outputs 128
+// (5.3x), and "T" on a 65536 x 4096 matrix 512 (2.3x). So R is halved, for teams of a multiple of
+// 32 threads, until the launch has about 2 concurrency / t teams (five waves there), down to 4
+// neighbouring outputs (32 bytes: a whole memory sector still) or to one output per team (its
+// terms then strided over several warps). The bits do not depend on R.
+template <class ExecSpace, class Op>
+int output_block_outputs_per_team(const ExecSpace& space, const Op& op, int t) {
+  const bool outputs_fast = !op.inner_contiguous();
+  int R = outputs_fast ? std::min(t, 32) : std::max(1, t / 32);
+  if (t % 32 != 0) return R;
+  const std::int64_t wanted = 2 * std::int64_t(space.concurrency()) / t;
+  const int least = outputs_fast ? 4 : 1;
+  while (R / 2 >= least && (op.outputs() + R - 1) / R < wanted) R /= 2;
+  return R;
+}
 
 template <class ExecSpace, class Op>
 GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const Op& op,
@@ -587,8 +608,9 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
                  "team_size = " + std::to_string(t) +
                      " for output_block (at most 256, and a multiple of 32 above 32)");
     // The team size on its own: the league default above is for team_per_output.
+    c.outputs_per_team = output_block_outputs_per_team(space, op, t);
     if (opt.league_size <= 0) {
-      const std::int64_t R = op.inner_contiguous() ? std::max(1, t / 32) : std::min(t, 32);
+      const std::int64_t R = c.outputs_per_team;
       c.launch.league_size =
           static_cast<int>(std::min<std::int64_t>((op.outputs() + R - 1) / R, 1 << 20));
       if (c.launch.league_size < 1) c.launch.league_size = 1;
@@ -646,7 +668,7 @@ void launch_output_block(const ExecSpace& space, const GemvConfig& c, const Op& 
   const std::int64_t m = op.outputs(), k_count = op.inner();
   const int t = c.launch.team_size;
   const bool outputs_fast = !op.inner_contiguous();
-  const int outputs = outputs_fast ? (t < 32 ? t : 32) : (t < 32 ? 1 : t / 32);
+  const int outputs = c.outputs_per_team;
   with_expansion_size(c.launch.expansion_size, [&](auto n) {
     constexpr int N = decltype(n)::value;
     auto launch = [&](auto early_exit) {
