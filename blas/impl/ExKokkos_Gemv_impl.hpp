@@ -470,18 +470,37 @@ struct OutputBlockFunctor {
     sums[2 * T + t] = sum.magnitude();
     sums[3 * T + t] = double(sum.terms());
     team.team_barrier();
+    // Output j's threads: t = j + q R (outputs_fast) or j C + q, for q < C. Their sums are merged
+    // in two rounds, groups of G consecutive q in parallel, then the groups' sums by one thread:
+    // a chain of C - 1 merges on one thread cost more than the terms when a team takes one
+    // output of few terms (H100, 4096 x 4096 "T", 256 threads an output: 0.16 ms against 0.08).
+    // Any tree of merges keeps CompensatedSum's margin (CompensatedSum::merge).
+    const auto thread = [&](int j, int q) { return outputs_fast ? j + q * R : j * C + q; };
+    const auto load = [&](int u) {
+      return CompensatedSum(sums[u], sums[T + u], sums[2 * T + u], int(sums[3 * T + u]));
+    };
+    constexpr int G = 8;
+    const int groups = (C + G - 1) / G;
+    if (groups > 1) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, R * groups), [&](const int e) {
+        const int j = e / groups, g = e - (e / groups) * groups;
+        const int head = thread(j, g * G);
+        CompensatedSum part = load(head);
+        for (int q = g * G + 1; q < C && q < (g + 1) * G; ++q) part.merge(load(thread(j, q)));
+        sums[head] = part.head();
+        sums[T + head] = part.errors();
+        sums[2 * T + head] = part.magnitude();
+        sums[3 * T + head] = double(part.terms());
+      });
+      team.team_barrier();
+    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, R), [&](const int j) {
       int refuse = 0;
       if (first + j < m) {
-        // Output j's threads: t = j + q R (outputs_fast) or j C + q, for q < C.
-        const auto thread = [&](int q) { return outputs_fast ? j + q * R : j * C + q; };
-        const int t0 = thread(0);
-        CompensatedSum total(sums[t0], sums[T + t0], sums[2 * T + t0], int(sums[3 * T + t0]));
-        for (int q = 1; q < C; ++q) {
-          const int tq = thread(q);
-          total.merge(
-              CompensatedSum(sums[tq], sums[T + tq], sums[2 * T + tq], int(sums[3 * T + tq])));
-        }
+        CompensatedSum total = load(thread(j, 0));
+        for (int g = 1; g < groups; ++g) total.merge(load(thread(j, g * G)));
+        if (groups == 1)
+          for (int q = 1; q < C; ++q) total.merge(load(thread(j, q)));
         double r;
         if (finish.round_compensated(first + j, total, r))
           finish.store(first + j, r);
