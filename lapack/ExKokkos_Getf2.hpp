@@ -83,16 +83,11 @@ bool lu_trailing_update(const Options& o, int m, int n) {
 // 78 x 78 doubles); on the host never (a core's caches hold the matrix it works on). H100,
 // 2026-11-24, default teams, in place -> in scratch: n = 16: 5.6 -> 5.2 ms, 32: 4.9 -> 4.3,
 // 64: 12.1 -> 8.7 (with teams of 64: 7.7), 8: 8.8 -> 8.6.
-//
-// Teams of several threads factor double matrices with column j + 1's sums started during step j
-// (team_getf2_lookahead, 24 bytes of scratch memory a row). H100, 2026-11-24, bench_cuda_lapack,
-// default teams, in scratch: see results/CUDA_H100.md (LU).
 template <class ExecSpace, class T>
-LuStaging lu_staging(const Options& o, int m, int n, int team_size) {
+LuStaging lu_staging(const Options& o, int m, int n) {
   LuStaging s;
   s.ld = LuStaging::row_stride(n);
-  s.lookahead = std::is_same<T, double>::value && team_size > 1;
-  const bool fits = s.level0_bytes<T>(m) <= 48 * 1024;
+  const bool fits = s.bytes<T>(m) <= 48 * 1024;
   check_option(
       o.stage_in_scratch >= -1 && o.stage_in_scratch <= 1, "ExKokkos::exgetf2",
       "stage_in_scratch = " + std::to_string(o.stage_in_scratch) + " (must be -1, 0 or 1)");
@@ -118,21 +113,20 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
   const int batch = static_cast<int>(A.extent(0));
   const int m = static_cast<int>(A.extent(1)), n = static_cast<int>(A.extent(2));
   const int team_size = batched_lu_team_size<ExecSpace>(options, n);
-  const LuStaging staging = lu_staging<ExecSpace, T>(options, m, n, team_size);
+  const LuStaging staging = lu_staging<ExecSpace, T>(options, m, n);
   with_expansion_size(lu_expansion_size<ExecSpace>(options), [&](auto size) {
     constexpr int N = decltype(size)::value;
     if (staging.ld > 0) {
       using F = BatchedGetf2Functor<N, true, ExecSpace, AView, PivView, InfoView>;
       Kokkos::parallel_for("ExKokkos::exgetf2",
                            BatchedLuPolicy<ExecSpace, true>(space, batch, team_size)
-                               .set_scratch_size(0, Kokkos::PerTeam(staging.level0_bytes<T>(m))),
+                               .set_scratch_size(0, Kokkos::PerTeam(staging.bytes<T>(m))),
                            F{A, ipiv, info, staging});
     } else {
       using F = BatchedGetf2Functor<N, false, ExecSpace, AView, PivView, InfoView>;
       const std::size_t work = staging.trailing_update ? trailing_update_lu_bytes(m, n) : 0;
       Kokkos::parallel_for("ExKokkos::exgetf2",
                            BatchedLuPolicy<ExecSpace, false>(space, batch, team_size)
-                               .set_scratch_size(0, Kokkos::PerTeam(staging.level0_bytes<T>(m)))
                                .set_scratch_size(1, Kokkos::PerTeam(work)),
                            F{A, ipiv, info, staging});
     }

@@ -33,38 +33,42 @@
 namespace ExKokkos {
 namespace Impl {
 
-// Adds the terms -A(i, k) A(k, j), k < count, in order, to the compensated sum c. The factors are
-// walked by pointer, four terms' loads issued together: the view's index arithmetic (a 64-bit
-// multiply-add per index and stride, any layout) cost more instructions per term than the term's
-// 11 flops on the H100 (ncu, 2026-11-24).
-template <class AView>
-KOKKOS_INLINE_FUNCTION void add_lu_terms(CompensatedSum& c, const AView& A, int i, int j,
-                                         int count) {
-  if (count <= 0) return;
-  const double* a = &A(i, 0);
-  const double* b = &A(0, j);
-  const std::ptrdiff_t sa = static_cast<std::ptrdiff_t>(A.stride(1)),
-                       sb = static_cast<std::ptrdiff_t>(A.stride(0));
-  int k = 0;
-  for (; k + 4 <= count; k += 4) {
-    const double a0 = a[0], a1 = a[sa], a2 = a[2 * sa], a3 = a[3 * sa];
-    const double b0 = b[0], b1 = b[sb], b2 = b[2 * sb], b3 = b[3 * sb];
-    a += 4 * sa;
-    b += 4 * sb;
-    c.add_product(-a0, b0);
-    c.add_product(-a1, b1);
-    c.add_product(-a2, b2);
-    c.add_product(-a3, b3);
-  }
-  for (; k < count; ++k, a += sa, b += sb) c.add_product(-*a, *b);
-}
-
-// RN(a_ij - sum_{k < count} a_ik a_kj) summed exactly: an expansion, spilling into a long
-// accumulator, rounded once (lu_update's path when its compensated sum is not certified).
+// RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding. First the cheap certified
+// try (CompensatedSum: a TwoProd, one TwoSum and four additions per term instead of an expansion's
+// N TwoSums); only when it refuses (a rounding within reach of the sum's error bound, special
+// values, underflow) the exact sum: an expansion, spilling into a long accumulator.
 template <int N, class AView>
-KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_exact_update(const AView& A, int i,
-                                                                            int j, int count) {
+KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
+                                                                      int count) {
   using T = typename AView::non_const_value_type;
+  if constexpr (std::is_same<T, double>::value) {
+    CompensatedSum c;
+    c.add(A(i, j));
+    if (count > 0) {
+      // The terms' factors walked by pointer, four terms' loads issued together: the view's
+      // index arithmetic (a 64-bit multiply-add per index and stride, any layout) cost more
+      // instructions per term than the term's 11 flops on the H100 (ncu, 2026-11-24). Same
+      // products, same order, so the same bits.
+      const double* a = &A(i, 0);
+      const double* b = &A(0, j);
+      const std::ptrdiff_t sa = static_cast<std::ptrdiff_t>(A.stride(1)),
+                           sb = static_cast<std::ptrdiff_t>(A.stride(0));
+      int k = 0;
+      for (; k + 4 <= count; k += 4) {
+        const double a0 = a[0], a1 = a[sa], a2 = a[2 * sa], a3 = a[3 * sa];
+        const double b0 = b[0], b1 = b[sb], b2 = b[2 * sb], b3 = b[3 * sb];
+        a += 4 * sa;
+        b += 4 * sb;
+        c.add_product(-a0, b0);
+        c.add_product(-a1, b1);
+        c.add_product(-a2, b2);
+        c.add_product(-a3, b3);
+      }
+      for (; k < count; ++k, a += sa, b += sb) c.add_product(-*a, *b);
+    }
+    double certified;
+    if (c.round(certified)) return certified;
+  }
   LazyAccumulator s;
   Expansion<N> e;
   e.add(double(A(i, j)), s);
@@ -78,24 +82,6 @@ KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_exact_update(cons
   if (std::is_same<T, double>::value && !s.used() && round_expansion_fast(e, fast)) return T(fast);
   e.flush(s);
   return s.get().round<T>();
-}
-
-// RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding. First the cheap certified
-// try (CompensatedSum: a TwoProd, one TwoSum and four additions per term instead of an expansion's
-// N TwoSums); only when it refuses (a rounding within reach of the sum's error bound, special
-// values, underflow) the exact sum: an expansion, spilling into a long accumulator.
-template <int N, class AView>
-KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
-                                                                      int count) {
-  using T = typename AView::non_const_value_type;
-  if constexpr (std::is_same<T, double>::value) {
-    CompensatedSum c;
-    c.add(A(i, j));
-    add_lu_terms(c, A, i, j, count);
-    double certified;
-    if (c.round(certified)) return certified;
-  }
-  return lu_exact_update<N>(A, i, j, count);
 }
 
 // W entries of the factorization side by side, for ExpansionLanes: entry l is (row, col) =
