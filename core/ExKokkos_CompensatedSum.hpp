@@ -105,7 +105,6 @@ class CompensatedSum {
     terms_ += 2;
   }
 
-  // RN(exact sum) when certified (see above); false when the caller must sum exactly.
   // Adds the sum `other` to this one: the heads by TwoSum (its error into the errors' sum), the
   // errors' sums and the magnitudes added. The result stands for all the terms of both, with
   // terms() + other.terms() + 1 error terms, and the margin holds for it by the argument of
@@ -125,6 +124,7 @@ class CompensatedSum {
     terms_ = static_cast<int>(k < saturated ? k : saturated);
   }
 
+  // RN(exact sum) when certified (see above); false when the caller must sum exactly.
   KOKKOS_INLINE_FUNCTION bool round(double& result) const {
     return Impl::round_compensated(s_, c_, magnitude_, terms_, result);
   }
