@@ -578,15 +578,22 @@ struct GemvConfig {
 // (5.3x), and "T" on a 65536 x 4096 matrix 512 (2.3x). So R is halved, for teams of a multiple of
 // 32 threads, until the launch has about 2 concurrency / t teams (five waves there), down to 4
 // neighbouring outputs (32 bytes: a whole memory sector still) or to one output per team (its
-// terms then strided over several warps). The bits do not depend on R.
+// terms then strided over several warps). Nor below min_terms_per_thread terms a thread (inner R /
+// t): the merge of an output's t / R thread sums costs two rounds and their barriers whatever the
+// terms, and 4096 x 4096 "T" with one output a team (16 terms a thread) took 0.108 ms against
+// 0.078 ms with 8 (H100, 2026-11-25), while 4096 x 4096 "N" at 64 terms a thread gained. The
+// bits do not depend on R.
 template <class ExecSpace, class Op>
 int output_block_outputs_per_team(const ExecSpace& space, const Op& op, int t) {
+  constexpr std::int64_t min_terms_per_thread = 64;
   const bool outputs_fast = !op.inner_contiguous();
   int R = outputs_fast ? std::min(t, 32) : std::max(1, t / 32);
   if (t % 32 != 0) return R;
   const std::int64_t wanted = 2 * std::int64_t(space.concurrency()) / t;
   const int least = outputs_fast ? 4 : 1;
-  while (R / 2 >= least && (op.outputs() + R - 1) / R < wanted) R /= 2;
+  while (R / 2 >= least && (op.outputs() + R - 1) / R < wanted &&
+         op.inner() * (R / 2) >= min_terms_per_thread * t)
+    R /= 2;
   return R;
 }
 
