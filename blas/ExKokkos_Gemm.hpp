@@ -19,15 +19,17 @@
 //
 // Schedule::ozaki (blas/impl/ExKokkos_GemmOzaki_impl.hpp): A and B split exactly into S and T
 // slices of beta bits (2 beta + ceil(log2 k) <= 53), whose S T products an ordinary GEMM
-// (KokkosBlas::gemm when ExKokkos was configured with Kokkos Kernels, else a plain Kokkos kernel)
+// (cublasDgemm for Kokkos::Cuda when ExKokkos was configured with cuBLAS, KokkosBlas::gemm when
+// with Kokkos Kernels, else a plain Kokkos kernel)
 // computes without any rounding; the products are summed exactly per element and rounded once as
 // above, so the bits are those of every other schedule. S and T come from the data (the widest
 // row of op(A), column of op(B)): 3 for uniform data at k = 1024, 4 for normal data, tens for data
 // spread over hundreds of binades. Data that cannot be split (NaN or inf in A or B, entries near
 // the overflow threshold, more than 48 slices, slices over 2 GiB) take the default schedule, even
 // when ozaki is asked for. Schedule::automatic takes the Ozaki path on host execution spaces with
-// Kokkos Kernels when its cost model (S T GEMMs against the exact dot products) says it is
-// faster. ExKokkos::exgemm_ozaki_plan(space, transA, transB, A, B) tells what it would do.
+// Kokkos Kernels and on CUDA with cuBLAS when its cost model (S T GEMMs against the exact dot
+// products) says it is faster. ExKokkos::exgemm_ozaki_plan(space, transA, transB, A, B) tells what
+// it would do.
 #ifndef EXKOKKOS_GEMM_HPP
 #define EXKOKKOS_GEMM_HPP
 
@@ -56,12 +58,12 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
   const GemvConfig c = resolve_gemm_config(space, other, FlatRowsOperand<OpA>{op_a, m, n},
                                            std::is_same<T, double>::value);
   const bool forced = options.schedule == Schedule::ozaki;
-  // automatic: host execution spaces with a vendor GEMM, and only when even one slice per operand
-  // would pay (otherwise the scan is not worth it).
-  const OzakiCostModel model;
-  const bool consider =
-      forced || (options.schedule == Schedule::automatic && is_host_space<ExecSpace>() &&
-                 EXKOKKOS_HAVE_KOKKOSKERNELS && model.pays(m, n, k, 1, 1));
+  // automatic: execution spaces with a vendor GEMM (host with Kokkos Kernels, CUDA with cuBLAS),
+  // and only when even one slice per operand would pay (otherwise the scan is not worth it).
+  const OzakiCostModel model =
+      is_host_space<ExecSpace>() ? OzakiCostModel() : OzakiCostModel::cuda();
+  const bool consider = forced || (options.schedule == Schedule::automatic &&
+                                   has_vendor_slice_gemm<ExecSpace>() && model.pays(m, n, k, 1, 1));
   if (consider) {
     const auto scales = plan_ozaki(space, op_a, op_b, m, n);
     const OzakiPlan& plan = scales.plan;

@@ -3,9 +3,9 @@
 // huge and tiny, shapes around the 32 x 32 tiles of the plain slice kernel and the slice widths,
 // k = 1 up to k where beta drops, data needing one slice or dozens, data that cannot be split
 // (the forced schedule falls back to the default and gives the same bits), products in the
-// subnormal range and near the overflow threshold, signed zeros, floats, both slice GEMMs (Kokkos
-// Kernels' and the plain Kokkos kernel), column blocks of the slice product, and the same bits as
-// every other schedule.
+// subnormal range and near the overflow threshold, signed zeros, floats, both slice GEMMs (the
+// vendor's: cuBLAS on CUDA, Kokkos Kernels' on the host; and the plain Kokkos kernel), column
+// blocks of the slice product, and the same bits as every other schedule.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_GemvOracle.hpp>
@@ -469,9 +469,13 @@ TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
       make_problem<double>(n, n, n, false, false, 1.5, 0.5, rng, uniform_gen(), uniform_gen());
   const auto plan = plan_of(p);
   ASSERT_TRUE(plan.feasible) << plan.reason;
-  if (!EXKOKKOS_HAVE_KOKKOSKERNELS || !ExKokkos::Impl::is_host_space<Space>())
-    GTEST_SKIP() << "automatic takes the Ozaki path only on the host with Kokkos Kernels";
-  EXPECT_TRUE(ExKokkos::Impl::OzakiCostModel().pays(n, n, n, plan.slices_a, plan.slices_b));
+  if (!ExKokkos::Impl::has_vendor_slice_gemm<Space>())
+    GTEST_SKIP() << "automatic takes the Ozaki path only with Kokkos Kernels on the host or "
+                    "cuBLAS on CUDA";
+  const auto model = ExKokkos::Impl::is_host_space<Space>()
+                         ? ExKokkos::Impl::OzakiCostModel()
+                         : ExKokkos::Impl::OzakiCostModel::cuda();
+  EXPECT_TRUE(model.pays(n, n, n, plan.slices_a, plan.slices_b));
   const auto automatic = run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::automatic));
   expect_bits(run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::output_lanes)),
               automatic, "automatic against output_lanes", "C");

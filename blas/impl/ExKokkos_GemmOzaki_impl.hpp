@@ -61,6 +61,7 @@
 
 #include <ExKokkos_config.hpp>
 
+#include "ExKokkos_CublasSliceGemm_impl.hpp"
 #include "ExKokkos_Gemv_impl.hpp"
 
 #if EXKOKKOS_HAVE_KOKKOSKERNELS
@@ -98,8 +99,9 @@ struct OzakiLimits {
   static constexpr int not_finite = 1 << 20;
 };
 
-// Which GEMM multiplies the slices: Kokkos Kernels' (a vendor BLAS behind it where configured),
-// or the plain Kokkos kernel below (every backend; the only one without Kokkos Kernels).
+// Which GEMM multiplies the slices: vendor is cuBLAS for Kokkos::Cuda where ExKokkos was configured
+// with it, else Kokkos Kernels' (a vendor BLAS behind it where configured); internal is the plain
+// Kokkos kernel below (every backend; the only one without either library).
 enum class SliceGemm : int { automatic, vendor, internal };
 
 KOKKOS_INLINE_FUNCTION int trailing_zeros(std::uint64_t x) {  // x != 0
@@ -298,9 +300,18 @@ void slice_gemm_internal(const ExecSpace& space, const AV& A, const BV& B, const
       F{A, B, P, rows, cols, static_cast<std::int64_t>(A.extent(1)), tiles_m, tiles});
 }
 
-// P = A B for the slices.
+// P = A B for the slices: cuBLAS on CUDA where configured, else Kokkos Kernels where configured
+// (on the views' default instance), else the plain kernel.
 template <class ExecSpace, class AV, class BV, class PV>
 void slice_gemm(const ExecSpace& space, const AV& A, const BV& B, const PV& P, SliceGemm which) {
+#if EXKOKKOS_HAVE_CUBLAS && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    if (which != SliceGemm::internal) {
+      slice_gemm_cublas(space, A, B, P);
+      return;
+    }
+  }
+#endif
 #if EXKOKKOS_HAVE_KOKKOSKERNELS
   if (which != SliceGemm::internal) {
     // Kokkos Kernels 3.4 has no execution-space-first gemm: it runs on the views' default
@@ -642,6 +653,9 @@ void launch_gemm_ozaki(const ExecSpace& space,
 // GEMM is below 256), the scan and split per slice of each entry of A and B, and the exact sum
 // and rounding of each element of C. It is taken only when predicted below margin times the
 // other: near the break-even (n around 256 for uniform data) either path is as good.
+// On CUDA with cuBLAS (OzakiCostModel::cuda()) the same terms, fitted to
+// perf_tests/bench_cuda_blas3 on the H100 (2026-11-25): the tiles schedule, and cublasDgemm on
+// slices.
 struct OzakiCostModel {
   double exact_per_term = 2.7e-9;
   double fixed = 2e-3;
@@ -667,7 +681,29 @@ struct OzakiCostModel {
   bool pays(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
     return ozaki(m, n, k, S, T) < margin * exact(m, n, k);
   }
+
+  static OzakiCostModel cuda() {
+    OzakiCostModel c;
+    c.exact_per_term = 1.1e-11;
+    c.fixed = 2e-4;
+    c.gemm_flops_per_s = 5e13;
+    c.full_rate_extent = 1024;
+    c.split_per_entry = 5e-12;
+    c.per_element = 5e-11;
+    c.per_diagonal = 5e-12;
+    return c;
+  }
 };
+
+// Whether ExecSpace has a vendor slice GEMM (and so the automatic schedule considers the Ozaki
+// path): host spaces with Kokkos Kernels, Kokkos::Cuda with cuBLAS.
+template <class ExecSpace>
+constexpr bool has_vendor_slice_gemm() {
+#if EXKOKKOS_HAVE_CUBLAS && defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) return true;
+#endif
+  return is_host_space<ExecSpace>() && EXKOKKOS_HAVE_KOKKOSKERNELS;
+}
 
 }  // namespace Impl
 }  // namespace ExKokkos
