@@ -506,6 +506,23 @@ TEST(GemmOzaki, PlanCountsSlicesFromTheData) {
   plan = plan_of(p);
   EXPECT_FALSE(plan.feasible);
   EXPECT_NE(std::string(plan.reason).find("NaN"), std::string::npos) << plan.reason;
+  // Long lines are scanned in chunks of k (64 on devices, 4096 on the host) whose partial results
+  // are combined: a NaN or a lowest bit in the last chunk only, a zero line.
+  const std::size_t long_k = 9000;
+  auto q =
+      make_problem<double>(3, 2, long_k, false, false, 1.0, 0.0, rng, uniform_gen(), uniform_gen());
+  for (std::size_t i = 0; i < q.m; ++i)
+    for (std::size_t l = 0; l < long_k; ++l) q.a[i * long_k + l] = l == 0 ? 0.75 : 0.5;
+  for (std::size_t l = 0; l < long_k; ++l) q.a[2 * long_k + l] = 0.0;  // row 2: zero
+  q.a[long_k + long_k - 1] = 0.5 + 0x1p-40;  // row 1: its lowest bit in the last chunk
+  plan = plan_of(q);
+  ASSERT_TRUE(plan.feasible) << plan.reason;
+  EXPECT_EQ(plan.slices_a, (40 + plan.slice_bits - 1) / plan.slice_bits);
+  check_ozaki(q, q.expected(), "long lines");
+  q.a[long_k - 1] = std::numeric_limits<double>::infinity();  // row 0's last chunk
+  plan = plan_of(q);
+  EXPECT_FALSE(plan.feasible);
+  EXPECT_NE(std::string(plan.reason).find("inf"), std::string::npos) << plan.reason;
   // exgemv knows no ozaki schedule.
   Kokkos::View<double**> A("A", 3, 3);
   Kokkos::View<double*> x("x", 3), y("y", 3);
