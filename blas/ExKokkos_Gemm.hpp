@@ -70,8 +70,7 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
     const auto scales = plan_ozaki(space, op_a, op_b, m, n);
     const OzakiPlan& plan = scales.plan;
     if (plan.feasible && (forced || model.pays(m, n, k, plan.slices_a, plan.slices_b))) {
-      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, options.expansion_size,
-                        SliceGemm::automatic);
+      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, SliceGemm::automatic);
       return;
     }
   }
@@ -79,15 +78,14 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
               std::integral_constant<bool, is_host_space<ExecSpace>()>());
 }
 
-// The Ozaki path alone, with a chosen slice GEMM, expansion size and column-block size of the
-// slice products (tests; the benchmark): runs it when the data can be split and returns the plan;
-// writes nothing when the plan is not feasible. Arguments checked
-// as exgemm's; alpha != 0 and k > 0 are the caller's business.
+// The Ozaki path alone, with a chosen slice GEMM and column-block size of the slice products
+// (tests; the benchmark): runs it when the data can be split and returns the plan; writes nothing
+// when the plan is not feasible. Arguments checked as exgemm's; alpha != 0 and k > 0 are the
+// caller's business.
 template <class ExecSpace, class AView, class BView, class CView>
 OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char transB[],
                        typename CView::const_value_type& alpha, const AView& A, const BView& B,
                        typename CView::const_value_type& beta, const CView& C, SliceGemm which,
-                       int expansion_size = 0,
                        std::int64_t block_doubles = OzakiLimits::product_block_doubles) {
   const char* routine = "ExKokkos::exgemm";
   const bool trans_a = parse_flag(routine, "transA", transA, "NTC") != 'N';
@@ -102,8 +100,7 @@ OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char t
     const auto scales = plan_ozaki(space, op_a, op_b, m, n);
     plan = scales.plan;
     if (plan.feasible)
-      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, expansion_size, which,
-                        block_doubles);
+      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, which, block_doubles);
   };
   if (trans_a) {
     if (trans_b)

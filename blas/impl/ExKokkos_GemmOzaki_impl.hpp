@@ -39,10 +39,11 @@
 // s + t = g share their power of two and are summed first in 64-bit integers (exact). Usually
 // (S + T <= 14, scales inside 2^+-1000) the S + T - 1 diagonal sums are carried into beta-bit
 // limbs and become at most 8 non-overlapping exact doubles for the certified rounding without a
-// long accumulator (OzakiFinishFunctor::fast); otherwise they go into an expansion (a term that
-// is not a double, at the edges of the range, as an exact product of two doubles into the long
-// accumulator). Either way the element is rounded once as RN(alpha S_ij + beta c_ij) by
-// GemvFinish, the code every other schedule uses.
+// long accumulator (OzakiFinishFunctor::fast_slots); the elements it cannot certify (near-ties,
+// more diagonals, the edges of the range, exact zeros) are summed in a long accumulator by a
+// second launch (OzakiFinishFunctor::exact; a term that is not a double, at the edges of the
+// range, as an exact product of two doubles). Either way the element is rounded once as
+// RN(alpha S_ij + beta c_ij) by GemvFinish, the code every other schedule uses.
 //
 // When the path is taken: every entry of op(A) and op(B) finite (NaN and inf keep the IEEE rules
 // of the other path); max ea + max eb + K + ceil(log2 min(S, T)) <= 2047, so that each term
@@ -95,7 +96,8 @@ struct OzakiLimits {
   static constexpr std::int64_t max_slice_doubles = std::int64_t(1) << 28;
   // The product of the slices is computed in column blocks of C of at most this many doubles.
   static constexpr std::int64_t product_block_doubles = std::int64_t(1) << 24;
-  // Markers in a line's top exponent.
+  // Marker in a line's top exponent: NaN or inf in the line. Above every exponent, so that a max
+  // over partial results carries it.
   static constexpr int not_finite = 1 << 20;
 };
 
@@ -183,7 +185,7 @@ struct OzakiScanFunctor {
 };
 
 // Line l's partial results over the chunks into top(l) and low(l), as the one-chunk scan writes
-// them.
+// them. not_finite is above every exponent, so the max carries it.
 template <class IntView>
 struct OzakiScanCombineFunctor {
   static constexpr int none = -100000;
@@ -191,14 +193,12 @@ struct OzakiScanCombineFunctor {
   std::int64_t count, chunks;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t l) const {
     int hi = none, lo = -none;
-    bool finite = true;
     for (std::int64_t c = 0; c < chunks; ++c) {
       const int h = part_hi(l + count * c), z = part_lo(l + count * c);
-      finite = finite && h != OzakiLimits::not_finite;
       hi = h > hi ? h : hi;
       lo = z < lo ? z : lo;
     }
-    const bool zero = hi == none;
+    const bool finite = hi != OzakiLimits::not_finite, zero = hi == none;
     top(l) = !finite ? OzakiLimits::not_finite : (zero ? 0 : hi);
     low(l) = !finite || zero ? 0 : lo;
   }
@@ -405,9 +405,8 @@ KOKKOS_INLINE_FUNCTION double exact_double(bool negative, std::uint64_t signific
 // 2^2047 in magnitude) as h = p 2^x1 times g = 2^x2. With L and M the weights of
 // p's lowest and highest set bits: h is a double iff -1074 - L <= x1 <= 1023 - M, g iff
 // x - 1023 <= x1 <= x + 1074; both ranges meet because x + L >= -2148 and x + M <= 2046. When
-// x1 = x is allowed the term is the double h, for the expansion.
-template <class E, class Sink>
-KOKKOS_INLINE_FUNCTION void add_scaled_integer(E& e, Sink& sink, double p, int x) {
+// x1 = x is allowed the term is the double h itself.
+KOKKOS_INLINE_FUNCTION void add_scaled_integer(LongAccumulator& acc, double p, int x) {
   const DecomposedDouble d = decompose(p);
   const int low = d.exponent + trailing_zeros(d.significand);
   const int high = d.exponent + bit_width(d.significand) - 1;
@@ -416,9 +415,9 @@ KOKKOS_INLINE_FUNCTION void add_scaled_integer(E& e, Sink& sink, double p, int x
   const int x1 = x < from ? from : (x > to ? to : x);
   const double h = exact_double(d.negative, d.significand, d.exponent + x1);
   if (x1 == x)
-    e.add(h, sink);
+    acc.add(h);
   else
-    sink.add_product(h, power_of_two(x - x1));
+    acc.add_product(h, power_of_two(x - x1));
 }
 
 // C's column block [j0, j0 + width) flattened column by column.
@@ -433,12 +432,21 @@ struct BlockOutput {
 };
 
 // Element o = i + m jj of the block: S T slice products, each scaled, summed exactly and rounded
-// once by GemvFinish. An element whose slice products are all zero has S_ij = 0 exactly; its
-// IEEE sign (-0 only when every product a_ik b_kj is -0, as the other schedules give it) comes
-// from a scan of its row and column that stops at the first product that is not -0.
-template <class OpA, class OpB, class CView, class PView, class IntView, int N>
+// once by GemvFinish, in two launches on every backend. SlotsTag: the certified rounding from at
+// most 8 exact doubles (fast_slots), which finishes nearly every element without a long
+// accumulator; it marks in refused(o) the elements it leaves. ExactTag: those elements (near-ties,
+// more than fast_diagonals diagonals, scales near the ends of the range, exact zeros) summed in a
+// long accumulator. On the H100 one kernel doing both took 0.46 ms per 4096 x 455 block of C
+// (2026-11-25; the long accumulator's registers and local memory in every thread), 4.6 ms of the
+// 29 ms of a 4096^3 exgemm; the slots kernel alone 0.23 ms. An element whose slice products are
+// all zero has S_ij = 0 exactly; its IEEE sign (-0 only when every product a_ik b_kj is -0, as the
+// other schedules give it) comes from a scan of its row and column that stops at the first
+// product that is not -0.
+template <class OpA, class OpB, class CView, class PView, class IntView>
 struct OzakiFinishFunctor {
   using Finish = GemvFinish<BlockOutput<CView>>;
+  struct SlotsTag {};
+  struct ExactTag {};
   OpA op_a;
   OpB op_b;
   PView P;
@@ -446,46 +454,21 @@ struct OzakiFinishFunctor {
   Finish finish;
   std::int64_t m, j0, k_count;
   int slices_a, slices_b, bits;
+  Kokkos::View<unsigned char*, typename PView::memory_space> refused;  // m x block width
 
-  // The fast path: at most this many diagonals (S + T - 1), element scales inside +-2^1000.
+  // The slots take at most this many diagonals (S + T - 1): 2 + (13 - 1) / 2 = 8 slots.
   static constexpr int fast_diagonals = 13;
 
-  // Devices run the finishing as two launches (FastTag, then GeneralTag), so that the certified
-  // rounding from slots, which finishes nearly every element, is a kernel of its own without the
-  // registers and local memory of the long accumulator and the expansion: one kernel doing both
-  // took 0.46 ms per 4096 x 455 block of C on the H100 (2026-11-25), 4.6 ms of the 29 ms of a
-  // 4096^3 exgemm. refused(o) carries the elements the first launch left to the second.
-  struct FastTag {};
-  struct GeneralTag {};
-  Kokkos::View<unsigned char*, typename PView::memory_space> refused;
-
-  // Host: one pass.
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t o) const {
-    const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
-    double slots[8];
-    if (fast_slots(i, j, jj, slots)) {
-      if (round_from_slots(finish, o, slots)) return;
-      LongAccumulator acc;  // a near-tie: the slots' exact sum
-      for (int s = 0; s < 8; ++s)
-        if (slots[s] != 0.0) acc.add(slots[s]);
-      finish(o, acc);
-      return;
-    }
-    general(o, i, jj, j);
-  }
-
-  KOKKOS_INLINE_FUNCTION void operator()(FastTag, const std::int64_t o) const {
+  KOKKOS_INLINE_FUNCTION void operator()(SlotsTag, const std::int64_t o) const {
     const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
     double slots[8];
     refused(o) = fast_slots(i, j, jj, slots) && round_from_slots(finish, o, slots) ? 0 : 1;
   }
 
-  // Every refused element through the general path: the exact sum of the same terms, so the same
-  // bits as the slots' long accumulator of the one-pass operator.
-  KOKKOS_INLINE_FUNCTION void operator()(GeneralTag, const std::int64_t o) const {
+  KOKKOS_INLINE_FUNCTION void operator()(ExactTag, const std::int64_t o) const {
     if (refused(o) == 0) return;
     const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
-    general(o, i, jj, j);
+    exact(o, i, jj, j);
   }
 
   KOKKOS_INLINE_FUNCTION std::int64_t diagonal_sum(std::int64_t i, std::int64_t jj, int g) const {
@@ -503,9 +486,8 @@ struct OzakiFinishFunctor {
   // sum of non-negative limbs. Limb 0 as two doubles (its bits above and below 2^26) and the
   // other limbs in pairs (2 beta <= 52 bits) give at most 2 + G / 2 <= 8 non-overlapping exact
   // doubles, all in the normal range (checked): slots for the certified rounding without a
-  // long accumulator, which succeeds for all but near-ties; those take the slots' exact sum in
-  // a long accumulator. False: the general path is needed (too many diagonals, an exact zero, or
-  // scales near the ends of the range).
+  // long accumulator, which succeeds for all but near-ties. False: the exact launch is needed
+  // (too many diagonals, an exact zero, or scales near the ends of the range).
   KOKKOS_INLINE_FUNCTION bool fast_slots(std::int64_t i, std::int64_t j, std::int64_t jj,
                                          double (&slots)[8]) const {
     if (slices_a + slices_b - 1 > fast_diagonals) return false;
@@ -521,11 +503,13 @@ struct OzakiFinishFunctor {
     }
     if (!nonzero) return false;
     const std::int64_t radix = std::int64_t(1) << bits;
+    // limb = (limb >> beta) 2^beta + (limb & (2^beta - 1)) for negative limbs too: >> is the
+    // arithmetic shift (floor division by 2^beta; C++20 says so, and GCC, Clang and NVCC
+    // before it). A 64-bit division by the radix here cost the H100 kernel 5x its memory time.
     auto carry_up = [&]() {
       for (int g = G; g > 0; --g) {
-        const std::int64_t low = limb[g] & (radix - 1);
-        limb[g - 1] += (limb[g] - low) / radix;  // exact division
-        limb[g] = low;
+        limb[g - 1] += limb[g] >> bits;
+        limb[g] &= radix - 1;
       }
     };
     carry_up();
@@ -544,19 +528,18 @@ struct OzakiFinishFunctor {
     int q = 2;
     for (int g = 1; g <= G; g += 2) {
       const bool pair = g + 1 <= G;
-      const std::int64_t v = pair ? limb[g] * radix + limb[g + 1] : limb[g];
+      const std::int64_t v = pair ? (limb[g] << bits) + limb[g + 1] : limb[g];
       const int x = scale - (pair ? g + 1 : g) * bits;
       slots[q++] = sign * static_cast<double>(v) * power_of_two(x);
     }
     return true;
   }
 
-  // Any element: the diagonal sums as terms of an expansion (the long accumulator for terms at
-  // the edges of the range), and the sign of an exact zero.
-  KOKKOS_INLINE_FUNCTION void general(std::int64_t o, std::int64_t i, std::int64_t jj,
-                                      std::int64_t j) const {
-    Expansion<N, false> e;
-    LazyAccumulator sink;
+  // Any element: the diagonal sums into a long accumulator (a term that is not a double, at the
+  // edges of the range, as an exact product of two), and the sign of an exact zero.
+  KOKKOS_INLINE_FUNCTION void exact(std::int64_t o, std::int64_t i, std::int64_t jj,
+                                    std::int64_t j) const {
+    LongAccumulator acc;
     const int scale = top_a(i) + top_b(j) - 2 * bits;
     bool any = false;
     // The products of one diagonal s + t = g share the scale 2^(scale - g bits): their integer sum
@@ -572,22 +555,17 @@ struct OzakiFinishFunctor {
       const std::uint64_t u = q < 0 ? std::uint64_t(0) - std::uint64_t(q) : std::uint64_t(q);
       const double sign = q < 0 ? -1.0 : 1.0;
       if (u < (std::uint64_t(1) << 53)) {
-        add_scaled_integer(e, sink, sign * static_cast<double>(u), x);
+        add_scaled_integer(acc, sign * static_cast<double>(u), x);
       } else {
         const std::uint64_t low_mask = (std::uint64_t(1) << 26) - 1;
-        add_scaled_integer(e, sink, sign * static_cast<double>(u & ~low_mask), x);
+        add_scaled_integer(acc, sign * static_cast<double>(u & ~low_mask), x);
         if ((u & low_mask) != 0)
-          add_scaled_integer(e, sink, sign * static_cast<double>(u & low_mask), x);
+          add_scaled_integer(acc, sign * static_cast<double>(u & low_mask), x);
       }
     }
-    if (!any && !all_products_negative_zero(i, j)) e.add(0.0, sink);  // the head becomes +0
-    if (!sink.used()) {
-      double slots[N];
-      for (int q = 0; q < N; ++q) slots[q] = e[q];
-      if (round_from_slots(finish, o, slots)) return;
-    }
-    e.flush(sink);
-    finish(o, sink.get());
+    // A fresh accumulator rounds to +0; one that saw only -0 terms to -0.
+    if (!any && all_products_negative_zero(i, j)) acc.add(-0.0);
+    finish(o, acc);
   }
 
   KOKKOS_INLINE_FUNCTION bool all_products_negative_zero(std::int64_t i, std::int64_t j) const {
@@ -684,7 +662,7 @@ template <class ExecSpace, class OpA, class OpB, class CView>
 void launch_gemm_ozaki(const ExecSpace& space,
                        const OzakiScales<typename ExecSpace::memory_space>& sc, const OpA& op_a,
                        const OpB& op_b, const CView& C, typename CView::const_value_type alpha,
-                       typename CView::const_value_type beta, int expansion_size, SliceGemm which,
+                       typename CView::const_value_type beta, SliceGemm which,
                        std::int64_t block_doubles = OzakiLimits::product_block_doubles) {
   using Mem = typename ExecSpace::memory_space;
   using Device = Kokkos::Device<ExecSpace, Mem>;
@@ -710,31 +688,20 @@ void launch_gemm_ozaki(const ExecSpace& space,
   const Slices P(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki P"), m * S, width * T);
   const Kokkos::View<unsigned char*, Mem> refused(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki refused"),
-      is_host_space<ExecSpace>() ? 0 : m * width);
-  const int N = expansion_size > 0 ? expansion_size : 8;
+      m * width);
+  using Finish = GemvFinish<BlockOutput<CView>>;
   for (std::int64_t j0 = 0; j0 < n; j0 += width) {
     const std::int64_t w = std::min(width, n - j0);
     const auto Bb = Kokkos::subview(Bs, Kokkos::ALL(), Kokkos::make_pair(j0 * T, (j0 + w) * T));
     const auto Pb = Kokkos::subview(P, Kokkos::ALL(), Kokkos::make_pair(std::int64_t(0), w * T));
     slice_gemm(space, As, Bb, Pb, which);
-    using Finish = GemvFinish<BlockOutput<CView>>;
+    using F = OzakiFinishFunctor<OpA, OpB, CView, typename std::decay<decltype(Pb)>::type, IntView>;
     const Finish finish{BlockOutput<CView>{C, m, j0}, alpha, beta};
-    with_expansion_size(N, [&](auto size) {
-      using F = OzakiFinishFunctor<OpA, OpB, CView, typename std::decay<decltype(Pb)>::type,
-                                   IntView, decltype(size)::value>;
-      F f{op_a, op_b, Pb, sc.top_a, sc.top_b, finish, m, j0, k, S, T, bits, refused};
-      if (is_host_space<ExecSpace>()) {
-        Kokkos::parallel_for("ExKokkos::exgemm ozaki sum",
-                             Kokkos::RangePolicy<ExecSpace>(space, 0, m * w), f);
-      } else {
-        Kokkos::parallel_for("ExKokkos::exgemm ozaki sum",
-                             Kokkos::RangePolicy<ExecSpace, typename F::FastTag>(space, 0, m * w),
-                             f);
-        Kokkos::parallel_for(
-            "ExKokkos::exgemm ozaki sum (refused)",
-            Kokkos::RangePolicy<ExecSpace, typename F::GeneralTag>(space, 0, m * w), f);
-      }
-    });
+    const F f{op_a, op_b, Pb, sc.top_a, sc.top_b, finish, m, j0, k, S, T, bits, refused};
+    Kokkos::parallel_for("ExKokkos::exgemm ozaki sum",
+                         Kokkos::RangePolicy<ExecSpace, typename F::SlotsTag>(space, 0, m * w), f);
+    Kokkos::parallel_for("ExKokkos::exgemm ozaki sum (refused)",
+                         Kokkos::RangePolicy<ExecSpace, typename F::ExactTag>(space, 0, m * w), f);
   }
   space.fence();  // P, As and Bs are released on return
 }
