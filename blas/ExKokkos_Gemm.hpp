@@ -26,10 +26,10 @@
 // row of op(A), column of op(B)): 3 for uniform data at k = 1024, 4 for normal data, tens for data
 // spread over hundreds of binades. Data that cannot be split (NaN or inf in A or B, entries near
 // the overflow threshold, more than 48 slices, slices over 2 GiB) take the default schedule, even
-// when ozaki is asked for. Schedule::automatic takes the Ozaki path on host execution spaces with
-// Kokkos Kernels when its cost model (S T GEMMs against the exact dot products) says it is
-// faster; on CUDA (cuBLAS slices) it is taken when asked for. ExKokkos::exgemm_ozaki_plan(space,
-// transA, transB, A, B) tells what it would do.
+// when ozaki is asked for. Schedule::automatic takes the Ozaki path where a vendor GEMM multiplies
+// the slices (host execution spaces with Kokkos Kernels, CUDA with cuBLAS) when its cost model
+// (S T GEMMs against the exact dot products, fitted to each) says it is faster.
+// ExKokkos::exgemm_ozaki_plan(space, transA, transB, A, B) tells what it would do.
 #ifndef EXKOKKOS_GEMM_HPP
 #define EXKOKKOS_GEMM_HPP
 
@@ -58,14 +58,13 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
   const GemvConfig c = resolve_gemm_config(space, other, FlatRowsOperand<OpA>{op_a, m, n},
                                            std::is_same<T, double>::value);
   const bool forced = options.schedule == Schedule::ozaki;
-  // automatic: host execution spaces with a vendor GEMM (Kokkos Kernels), and only when even one
-  // slice per operand would pay (otherwise the scan is not worth it). CUDA with cuBLAS waits for
-  // the Ozaki tests to have run on a GPU (results/CUDA_H100.md): there it is Schedule::ozaki.
+  // automatic: execution spaces with a vendor slice GEMM (Kokkos Kernels on the host, cuBLAS on
+  // CUDA), and only when even one slice per operand would pay (otherwise the scan is not worth
+  // it).
   const OzakiCostModel model =
       is_host_space<ExecSpace>() ? OzakiCostModel() : OzakiCostModel::cuda();
-  const bool consider =
-      forced || (options.schedule == Schedule::automatic && is_host_space<ExecSpace>() &&
-                 has_vendor_slice_gemm<ExecSpace>() && model.pays(m, n, k, 1, 1));
+  const bool consider = forced || (options.schedule == Schedule::automatic &&
+                                   has_vendor_slice_gemm<ExecSpace>() && model.pays(m, n, k, 1, 1));
   if (consider) {
     const auto scales = plan_ozaki(space, op_a, op_b, m, n);
     const OzakiPlan& plan = scales.plan;

@@ -706,17 +706,16 @@ void launch_gemm_ozaki(const ExecSpace& space,
   space.fence();  // P, As and Bs are released on return
 }
 
-// The cost model of Schedule::automatic (host execution spaces with Kokkos Kernels), in seconds,
-// fitted to perf_tests/bench_blas3 on the 2-core development machine (OpenMP, 2 threads,
-// OpenBLAS behind KokkosBlas::gemm; 2026-11-23; the machine was shared, timings vary by 2x at
-// n = 256): the other schedules cost about exact_per_term per term of the m n k; the Ozaki path
-// a fixed overhead, S T GEMMs at gemm_flops_per_s (less when the smallest extent of the slice
-// GEMM is below 256), the scan and split per slice of each entry of A and B, and the exact sum
-// and rounding of each element of C. It is taken only when predicted below margin times the
-// other: near the break-even (n around 256 for uniform data) either path is as good.
-// On CUDA with cuBLAS (OzakiCostModel::cuda()) the same terms, fitted to
-// perf_tests/bench_cuda_blas3 on the H100 (2026-11-25): the tiles schedule, and cublasDgemm on
-// slices.
+// The cost model of Schedule::automatic (host execution spaces with Kokkos Kernels; CUDA with
+// cuBLAS below), in seconds, fitted to perf_tests/bench_blas3 on the 2-core development machine
+// (OpenMP, 2 threads, OpenBLAS behind KokkosBlas::gemm; 2026-11-23; the machine was shared, timings
+// vary by 2x at n = 256): the other schedules cost about exact_per_term per term of the m n k; the
+// Ozaki path a fixed overhead, S T GEMMs at gemm_flops_per_s (less when the smallest extent of the
+// slice GEMM is below 256), the scan and split per slice of each entry of A and B, and the exact
+// sum and rounding of each element of C. It is taken only when predicted below margin times the
+// other: near the break-even (n around 256 for uniform data) either path is as good. On CUDA with
+// cuBLAS (OzakiCostModel::cuda()) the same terms, fitted to perf_tests/bench_cuda_blas3 on the H100
+// (2026-11-25): the tiles schedule, and cublasDgemm on slices.
 struct OzakiCostModel {
   double exact_per_term = 2.7e-9;
   double fixed = 2e-3;
