@@ -206,7 +206,9 @@ TEST(Gemm, RoundsOnceWithAlphaAndBeta) {
 // exercising the fallback) to 8 slots, one team or many.
 std::vector<ExKokkos::Options> tiles_options() {
   std::vector<ExKokkos::Options> all;
-  const int largest = ExKokkos::Impl::compat::concurrency(Space());
+  // The widest team: the threads on the host, 64 on devices (whose concurrency counts every
+  // thread of the GPU, 270336 on an H100, and whose teams take at most 256).
+  const int largest = ExKokkosTest::widest_team<Space>();
   for (int team : {1, 2, 3, largest})
     for (int panel : {0, 1, 5, 100}) {
       if (team > largest) continue;
@@ -458,6 +460,18 @@ TEST(Gemm, BadInputThrowsAndLeavesCUntouched) {
   EXPECT_THROW(ExKokkos::exgemm("X", "N", 1.0, A, B32, 0.0, C42), std::invalid_argument);
   EXPECT_THROW(ExKokkos::exgemm("N", "", 1.0, A, B32, 0.0, C42), std::invalid_argument);
   for (double v : ExKokkosTest::matrix_elements(C)) EXPECT_EQ(v, 1.0);
+  // Devices: teams wider than the kernels launch (256 threads) are refused before C is written.
+  if (!ExKokkos::Impl::is_host_space<Kokkos::DefaultExecutionSpace>()) {
+    Kokkos::deep_copy(C42, 1.0);
+    for (auto s : {ExKokkos::Schedule::tiles, ExKokkos::Schedule::team_per_output,
+                   ExKokkos::Schedule::automatic}) {
+      ExKokkos::Options o;
+      o.schedule = s;
+      o.team_size = 1024;
+      EXPECT_THROW(ExKokkos::exgemm("N", "N", 1.0, A, B32, 0.0, C42, o), std::invalid_argument);
+    }
+    for (double v : ExKokkosTest::matrix_elements(C42)) EXPECT_EQ(v, 1.0);
+  }
   // C overlapping A or B: rejected, nothing written. The check compares memory spans, so it also
   // rejects interleaved views that share no element (documented in ExKokkos_Gemm.hpp).
   Kokkos::View<double**> M("M", 4, 4), S44("S", 4, 4), S22("S", 2, 2);

@@ -84,6 +84,12 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
                "accumulators_per_team = " + std::to_string(c.copies) + " (at most 64)");
   check_option(c.team_size > 0 && c.league_size > 0, routine,
                "team_size and league_size must be positive");
+  // Devices: the kernels' register use allows 256 threads a team (their defaults), more is not
+  // launched by every kernel; Kokkos' own refusal would be a std::runtime_error raised after a
+  // tiles launch had written part of exgemm's C.
+  check_option(host || c.team_size <= finishing_max_team_size, routine,
+               "team_size = " + std::to_string(c.team_size) + " (at most " +
+                   std::to_string(finishing_max_team_size) + " on this backend)");
   // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
   // element deposits at most deposits_per_element error terms, plus the whole expansion when its
   // head reaches the flush threshold; each thread flushes its expansion once more at the end.
