@@ -300,10 +300,7 @@ LaunchConfig resolve_diagonal_config(const ExecSpace& space, const Options& opti
   on_team = !host || options.schedule == Schedule::team_per_output ||
             options.schedule == Schedule::output_block;
   const LaunchConfig c = resolve_reduction_config(space, options, rows, 2, routine);
-  if (on_team) {
-    check_option(host || c.team_size <= 256, routine,
-                 "team_size = " + std::to_string(c.team_size) +
-                     " for extrsv's diagonal blocks (at most 256 on this backend)");
+  if (on_team) {  // (teams above 256 threads on devices: resolve_reduction_config refuses them)
     const std::int64_t deposits =
         n * (2 + c.expansion_size) + 2 * std::int64_t(c.team_size) * c.expansion_size + 2;
     check_option(deposits < std::int64_t(AccumulatorFormat::deposit_capacity), routine,

@@ -116,13 +116,10 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
 //    once (3 teams of 256 threads each): 0.812 ms against 0.845 ms with concurrency / 256 teams
 //    (2.7 waves, the last one partly idle). Accumulators per team (1, 4, 8) and team sizes 128
 //    and 256 moved it by 1% at most.
-// Devices also have a largest team: the launch bounds'.
+// (The largest team on devices, the launch bounds', is resolve_reduction_config's check.)
 template <class ExecSpace>
-Options with_level1_defaults(const ExecSpace& space, Options o, const char* routine) {
+Options with_level1_defaults(const ExecSpace& space, Options o, const char* /*routine*/) {
   if (is_host_space<ExecSpace>()) return o;
-  check_option(o.team_size <= finishing_max_team_size, routine,
-               "team_size = " + std::to_string(o.team_size) + " (at most " +
-                   std::to_string(finishing_max_team_size) + " on this backend)");
   if (o.expansion_size <= 0) o.expansion_size = 8;
   if (o.league_size <= 0) {
     // Kokkos counts 2048 threads per multiprocessor of an NVIDIA GPU in its concurrency.
