@@ -61,14 +61,15 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
   // automatic: execution spaces with a vendor slice GEMM (Kokkos Kernels on the host, cuBLAS on
   // CUDA), and only when even one slice per operand would pay (otherwise the scan is not worth
   // it).
-  const OzakiCostModel model =
-      is_host_space<ExecSpace>() ? OzakiCostModel() : OzakiCostModel::cuda();
+  const OzakiCostModel model = OzakiCostModel::for_space<ExecSpace>();
   const bool consider = forced || (options.schedule == Schedule::automatic &&
                                    has_vendor_slice_gemm<ExecSpace>() && model.pays(m, n, k, 1, 1));
   if (consider) {
-    const auto scales = plan_ozaki(space, op_a, op_b, m, n);
+    auto scales = plan_ozaki(space, op_a, op_b, m, n);
+    choose_digits<ExecSpace>(scales, m, n, SliceDigits::automatic, model);
     const OzakiPlan& plan = scales.plan;
-    if (plan.feasible && (forced || model.pays(m, n, k, plan.slices_a, plan.slices_b))) {
+    if (plan.feasible &&
+        (forced || model.cost(m, n, k, plan) < model.margin * model.exact(m, n, k))) {
       launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, SliceGemm::automatic);
       return;
     }
@@ -77,15 +78,15 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
               std::integral_constant<bool, is_host_space<ExecSpace>()>());
 }
 
-// The Ozaki path alone, with a chosen slice GEMM and column-block size of the slice products
-// (tests; the benchmark): runs it when the data can be split and returns the plan; writes nothing
-// when the plan is not feasible. Arguments checked as exgemm's; alpha != 0 and k > 0 are the
-// caller's business.
+// The Ozaki path alone, with a chosen slice GEMM, slices and column-block size of the slice
+// products in bytes (0: the default; tests, the benchmarks): runs it when the data can be split
+// and returns the plan; writes nothing when the plan is not feasible. Arguments checked as
+// exgemm's; alpha != 0 and k > 0 are the caller's business.
 template <class ExecSpace, class AView, class BView, class CView>
 OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char transB[],
                        typename CView::const_value_type& alpha, const AView& A, const BView& B,
                        typename CView::const_value_type& beta, const CView& C, SliceGemm which,
-                       std::int64_t block_doubles = OzakiLimits::product_block_doubles) {
+                       std::int64_t block_bytes = 0, SliceDigits digits = SliceDigits::fp64) {
   const char* routine = "ExKokkos::exgemm";
   const bool trans_a = parse_flag(routine, "transA", transA, "NTC") != 'N';
   const bool trans_b = parse_flag(routine, "transB", transB, "NTC") != 'N';
@@ -96,10 +97,11 @@ OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char t
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
   OzakiPlan plan;
   auto run = [&](auto op_a, auto op_b) {
-    const auto scales = plan_ozaki(space, op_a, op_b, m, n);
+    auto scales = plan_ozaki(space, op_a, op_b, m, n);
+    choose_digits<ExecSpace>(scales, m, n, digits, OzakiCostModel::for_space<ExecSpace>());
     plan = scales.plan;
     if (plan.feasible)
-      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, which, block_doubles);
+      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, which, block_bytes);
   };
   if (trans_a) {
     if (trans_b)
@@ -169,12 +171,14 @@ void exgemm(const char transA[], const char transB[], typename CView::const_valu
 }
 
 // What Schedule::ozaki would do with these A and B (scans them; writes nothing): whether they can
-// be split exactly, into how many slices per operand, of how many bits.
+// be split exactly, into how many slices per operand, of how many bits, of which kind
+// (automatic: the kind exgemm takes on this execution space; fp64 or int8: that kind's plan).
 template <class ExecSpace, class AView, class BView,
           typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank2_view<BView>(),
                                   int>::type = 0>
 OzakiPlan exgemm_ozaki_plan(const ExecSpace& space, const char transA[], const char transB[],
-                            const AView& A, const BView& B) {
+                            const AView& A, const BView& B,
+                            SliceDigits digits = SliceDigits::automatic) {
   const char* routine = "ExKokkos::exgemm_ozaki_plan";
   const bool trans_a = Impl::parse_flag(routine, "transA", transA, "NTC") != 'N';
   const bool trans_b = Impl::parse_flag(routine, "transB", transB, "NTC") != 'N';
@@ -184,7 +188,10 @@ OzakiPlan exgemm_ozaki_plan(const ExecSpace& space, const char transA[], const c
     throw std::invalid_argument(std::string(routine) +
                                 ": the inner extents of op(A) and op(B) differ");
   auto plan_for = [&](auto op_a, auto op_b) {
-    return Impl::plan_ozaki(space, op_a, op_b, m, n).plan;
+    auto scales = Impl::plan_ozaki(space, op_a, op_b, m, n);
+    Impl::choose_digits<ExecSpace>(scales, m, n, digits,
+                                   Impl::OzakiCostModel::for_space<ExecSpace>());
+    return scales.plan;
   };
   using Impl::MatrixOperand;
   if (trans_a)

@@ -1,9 +1,10 @@
-// CUDA benchmarks, level 3 (run as bench_cuda_level1):
-//   exgemm "N" "N" (automatic: the Ozaki path with cuBLAS slices where it pays)
-//                                   1024^3, 4096^3, uniform and normal data     cublasDgemm
-//   exgemm_tiles "N" "N"            1024^3 (the exact dot-product schedule)       cublasDgemm
-//   exgemm_ozaki_internal "N" "N"   1024^3 (Ozaki with the plain Kokkos slice GEMM)
-// The Ozaki plan (slices per operand) of each input is printed before the runs.
+// CUDA benchmarks, level 3 (run as bench_cuda_blas3):
+//   exgemm "N" "N" (automatic: the Ozaki path with cuBLAS slices where it pays: int8 slices
+//   where the data allow them)      1024^3, 4096^3, 8192^3, uniform and normal data  cublasDgemm
+//   exgemm_ozaki_fp64 "N" "N"       the same with double slices (cublasDgemm on them)
+//   exgemm_tiles "N" "N"            1024^3 (the exact dot-product schedule)
+//   exgemm_ozaki_internal "N" "N"   1024^3 (double slices, the plain Kokkos slice GEMM)
+// The Ozaki plans (slices per operand) of each input are printed before the runs.
 #include <ExKokkos_Gemm.hpp>
 
 #include "ExKokkosPerf_Cuda.hpp"
@@ -52,14 +53,25 @@ void register_gemm(int n, bool normal, bool variants) {
   }
   kept_inputs<GemmInputs>().push_back(in);
   const std::string suffix = std::string(normal ? "/normal/" : "/uniform/") + std::to_string(n);
-  const auto plan = ExKokkos::exgemm_ozaki_plan(Space(), "N", "N", in.A, in.B);
-  std::printf("ozaki plan%s: feasible %d, slices %d x %d of %d bits%s%s\n", suffix.c_str(),
-              int(plan.feasible), plan.slices_a, plan.slices_b, plan.slice_bits,
-              plan.feasible ? "" : ", ", plan.reason);
+  for (auto digits : {ExKokkos::SliceDigits::automatic, ExKokkos::SliceDigits::fp64}) {
+    const auto plan = ExKokkos::exgemm_ozaki_plan(Space(), "N", "N", in.A, in.B, digits);
+    std::printf("ozaki plan%s (%s): feasible %d, %s slices %d x %d of %d bits%s%s\n",
+                suffix.c_str(), digits == ExKokkos::SliceDigits::fp64 ? "fp64" : "automatic",
+                int(plan.feasible), plan.int8 ? "int8" : "double", plan.slices_a, plan.slices_b,
+                plan.slice_bits, plan.feasible ? "" : ", ", plan.reason);
+  }
   const double alpha = 1.5, beta = 0.5, flops = 2.0 * n * n * n;
   register_timed(
       "exgemm_NN" + suffix, nothing,
       [in, alpha, beta] { ExKokkos::exgemm(Space(), "N", "N", alpha, in.A, in.B, beta, in.C); },
+      flops, "FLOP/s");
+  register_timed(
+      "exgemm_ozaki_fp64_NN" + suffix, nothing,
+      [in, alpha, beta] {
+        ExKokkos::Impl::exgemm_ozaki(Space(), "N", "N", alpha, in.A, in.B, beta, in.C,
+                                     ExKokkos::Impl::SliceGemm::vendor, 0,
+                                     ExKokkos::SliceDigits::fp64);
+      },
       flops, "FLOP/s");
   if (variants) {
     ExKokkos::Options tiles;
@@ -98,7 +110,9 @@ int main(int argc, char** argv) {
         register_gemm(1024, false, true);
         register_gemm(4096, false, false);
         register_gemm(4096, true, false);
+        register_gemm(8192, false, false);
         return Pairs{{"exgemm_NN", "cublasDgemm_NN"},
+                     {"exgemm_ozaki_fp64_NN", "cublasDgemm_NN"},
                      {"exgemm_tiles_NN", "cublasDgemm_NN"},
                      {"exgemm_ozaki_internal_NN", "cublasDgemm_NN"}};
       },

@@ -5,7 +5,9 @@
 // (the forced schedule falls back to the default and gives the same bits), products in the
 // subnormal range and near the overflow threshold, signed zeros, floats, both slice GEMMs (the
 // vendor's: cuBLAS on CUDA, Kokkos Kernels' on the host; and the plain Kokkos kernel), column
-// blocks of the slice product, and the same bits as every other schedule.
+// blocks of the slice product, and the same bits as every other schedule. Both kinds of slices:
+// doubles of beta bits and int8 digits of 7 bits whose diagonal sums are int32 (cublasGemmEx on
+// CUDA, the plain Kokkos kernel everywhere), up to the int32 limit of those sums.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_GemvOracle.hpp>
@@ -26,6 +28,7 @@
 
 namespace {
 
+using ExKokkos::SliceDigits;
 using ExKokkos::Impl::SliceGemm;
 using ExKokkosTest::describe;
 using ExKokkosTest::expect_bits;
@@ -119,23 +122,28 @@ std::vector<T> run(const Problem<T>& p, const ExKokkos::Options& options) {
 }
 
 // The Ozaki path alone (nothing is written when the data cannot be split): its plan and C.
+// block_bytes: P's memory (0: the default).
 template <class ViewLayout, class T>
 std::vector<T> run_ozaki(const Problem<T>& p, SliceGemm which, ExKokkos::OzakiPlan& plan,
-                         std::int64_t block = ExKokkos::Impl::OzakiLimits::product_block_doubles) {
+                         SliceDigits digits = SliceDigits::fp64, std::int64_t block_bytes = 0) {
   const auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(p.a, p.a_rows(), p.a_cols());
   const auto B = ExKokkosTest::to_matrix<ViewLayout, Space>(p.b, p.b_rows(), p.b_cols());
   const auto C = ExKokkosTest::to_matrix<ViewLayout, Space>(p.c, p.m, p.n);
-  plan =
-      ExKokkos::Impl::exgemm_ozaki(Space(), p.ta(), p.tb(), p.alpha, A, B, p.beta, C, which, block);
+  plan = ExKokkos::Impl::exgemm_ozaki(Space(), p.ta(), p.tb(), p.alpha, A, B, p.beta, C, which,
+                                      block_bytes, digits);
   Space().fence();
   return ExKokkosTest::matrix_elements(C);
 }
 
 template <class T>
-ExKokkos::OzakiPlan plan_of(const Problem<T>& p) {
+ExKokkos::OzakiPlan plan_of(const Problem<T>& p, SliceDigits digits = SliceDigits::fp64) {
   const auto A = ExKokkosTest::to_matrix<Kokkos::LayoutLeft, Space>(p.a, p.a_rows(), p.a_cols());
   const auto B = ExKokkosTest::to_matrix<Kokkos::LayoutLeft, Space>(p.b, p.b_rows(), p.b_cols());
-  return ExKokkos::exgemm_ozaki_plan(Space(), p.ta(), p.tb(), A, B);
+  return ExKokkos::exgemm_ozaki_plan(Space(), p.ta(), p.tb(), A, B, digits);
+}
+
+const char* digits_name(SliceDigits d) {
+  return d == SliceDigits::int8 ? " int8" : " fp64";
 }
 
 std::string shape_name(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb) {
@@ -143,16 +151,27 @@ std::string shape_name(std::size_t m, std::size_t n, std::size_t k, bool ta, boo
          (ta ? "T" : "N") + (tb ? "T" : "N");
 }
 
-// The Ozaki path must run (the plan feasible) and give the oracle's bits, with both slice GEMMs
-// and through exgemm with the schedule forced, in every layout.
+// The Ozaki path must run (the plan feasible) and give the oracle's bits, with both kinds of
+// slices, both slice GEMMs and through exgemm with the schedule forced, in every layout. int8:
+// whether the data must allow int8 slices; when not required and refused, C must be untouched.
 template <class T>
-void check_ozaki(const Problem<T>& p, const std::vector<T>& e, const std::string& what) {
-  for (SliceGemm which : {SliceGemm::vendor, SliceGemm::internal}) {
-    ExKokkos::OzakiPlan plan;
-    const auto c = run_ozaki<Kokkos::LayoutLeft>(p, which, plan);
-    ASSERT_TRUE(plan.feasible) << what << ": " << plan.reason;
-    expect_bits(e, c, what + (which == SliceGemm::vendor ? " vendor" : " internal"), "C");
-  }
+void check_ozaki(const Problem<T>& p, const std::vector<T>& e, const std::string& what,
+                 bool int8 = true) {
+  for (SliceDigits digits : {SliceDigits::fp64, SliceDigits::int8})
+    for (SliceGemm which : {SliceGemm::vendor, SliceGemm::internal}) {
+      ExKokkos::OzakiPlan plan;
+      const auto c = run_ozaki<Kokkos::LayoutLeft>(p, which, plan, digits);
+      const std::string name =
+          what + digits_name(digits) + (which == SliceGemm::vendor ? " vendor" : " internal");
+      if (digits == SliceDigits::int8 && !int8 && !plan.feasible) {
+        EXPECT_NE(std::string(plan.reason), "") << name;
+        expect_bits(p.c, c, name + " refused, C untouched", "C");
+        continue;
+      }
+      ASSERT_TRUE(plan.feasible) << name << ": " << plan.reason;
+      EXPECT_EQ(plan.int8, digits == SliceDigits::int8) << name;
+      expect_bits(e, c, name, "C");
+    }
   const auto ozaki = with_schedule(ExKokkos::Schedule::ozaki);
   expect_bits(e, run<Kokkos::LayoutRight>(p, ozaki), what + " exgemm LayoutRight", "C");
   expect_bits(e, run<Kokkos::LayoutStride>(p, ozaki), what + " exgemm LayoutStride", "C");
@@ -201,9 +220,11 @@ TEST(GemmOzaki, SliceWidthAtLargeInnerDimensions) {
     while ((std::size_t(1) << K) < k) ++K;
     const auto plan = plan_of(p);
     EXPECT_EQ(plan.slice_bits, (53 - K) / 2) << "k " << k;
-    check_ozaki(p, p.expected(), "all digits full, k " + std::to_string(k));
+    // int8: 8 slices of 7 bits, diagonal sums up to 8 k 127^2, within int32 up to k = 16643.
+    const bool int8 = k < 16643;
+    check_ozaki(p, p.expected(), "all digits full, k " + std::to_string(k), int8);
     p = make_problem<double>(3, 4, k, true, false, 0.7, -0.3, rng, normal_gen(), uniform_gen());
-    check_ozaki(p, p.expected(), "random, k " + std::to_string(k));
+    check_ozaki(p, p.expected(), "random, k " + std::to_string(k), int8);
   }
 }
 
@@ -216,7 +237,7 @@ TEST(GemmOzaki, ManySlices) {
     const auto plan = plan_of(p);
     ASSERT_TRUE(plan.feasible) << plan.reason;
     EXPECT_GE(plan.slices_a, int(2 * w / plan.slice_bits)) << "w " << w;
-    check_ozaki(p, p.expected(), "2^+-" + describe(w));
+    check_ozaki(p, p.expected(), "2^+-" + describe(w), w < 300);  // 2^+-300: 90 int8 slices
   }
   // Rows and columns of very different magnitudes: each gets its own scale.
   Problem<double> p =
@@ -294,7 +315,7 @@ TEST(GemmOzaki, IllConditioned) {
     p.beta = 0.37;
     const auto plan = plan_of(p);
     if (!plan.feasible) continue;  // gen_dot may spread wider than the slice limit
-    check_ozaki(p, p.expected(), "cond " + describe(cond));
+    check_ozaki(p, p.expected(), "cond " + describe(cond), false);
     ++checked;
   }
   EXPECT_GT(checked, 0);
@@ -315,11 +336,14 @@ TEST(GemmOzaki, RefusesWhatItCannotSplitAndFallsBack) {
   };
   for (const auto& cs : cases) {
     const auto p = make_problem<double>(6, 5, 30, false, false, 0x1p-1000, 0.5, rng, cs.a, cs.b);
-    ExKokkos::OzakiPlan plan;
-    const auto untouched = run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::automatic, plan);
-    EXPECT_FALSE(plan.feasible) << cs.name;
-    EXPECT_NE(std::string(plan.reason), "") << cs.name;
-    expect_bits(p.c, untouched, std::string(cs.name) + ": refused, C untouched", "C");
+    for (SliceDigits digits : {SliceDigits::fp64, SliceDigits::int8}) {
+      ExKokkos::OzakiPlan plan;
+      const auto untouched = run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::automatic, plan, digits);
+      const std::string name = cs.name + std::string(digits_name(digits));
+      EXPECT_FALSE(plan.feasible) << name;
+      EXPECT_NE(std::string(plan.reason), "") << name;
+      expect_bits(p.c, untouched, name + ": refused, C untouched", "C");
+    }
     expect_bits(p.expected(), run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::ozaki)),
                 std::string(cs.name) + ": forced ozaki falls back", "C");
   }
@@ -421,12 +445,14 @@ TEST(GemmOzaki, ColumnBlocks) {
   const auto p =
       make_problem<double>(37, 11, 70, false, true, 0.7, -0.3, rng, normal_gen(), binades_gen(30));
   const auto e = p.expected();
-  for (std::int64_t block : {std::int64_t(1), std::int64_t(37 * 16 * 3), std::int64_t(1) << 24}) {
-    ExKokkos::OzakiPlan plan;
-    const auto c = run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::internal, plan, block);
-    ASSERT_TRUE(plan.feasible) << plan.reason;
-    expect_bits(e, c, "block " + std::to_string(block), "C");
-  }
+  // P's budget in bytes: one column per block, a few columns, the default.
+  for (SliceDigits digits : {SliceDigits::fp64, SliceDigits::int8})
+    for (std::int64_t block : {std::int64_t(1), std::int64_t(37 * 16 * 3 * 8), std::int64_t(0)}) {
+      ExKokkos::OzakiPlan plan;
+      const auto c = run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::internal, plan, digits, block);
+      ASSERT_TRUE(plan.feasible) << plan.reason;
+      expect_bits(e, c, "block " + std::to_string(block) + digits_name(digits), "C");
+    }
 }
 
 // All schedules are correctly rounded, so they must give the same bits: Ozaki (forced, both slice
@@ -440,10 +466,12 @@ TEST(GemmOzaki, SameBitsAsEveryOtherSchedule) {
       const auto p =
           make_problem<double>(45, 38, 90, ta, !ta, 1.25, -0.5, rng, kind.second, kind.second);
       const auto e = p.expected();
-      ExKokkos::OzakiPlan plan;
-      expect_bits(e, run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::internal, plan),
-                  kind.first + " ozaki internal", "C");
-      ASSERT_TRUE(plan.feasible) << plan.reason;
+      for (SliceDigits digits : {SliceDigits::fp64, SliceDigits::int8}) {
+        ExKokkos::OzakiPlan plan;
+        expect_bits(e, run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::internal, plan, digits),
+                    kind.first + " ozaki internal" + digits_name(digits), "C");
+        ASSERT_TRUE(plan.feasible) << plan.reason;
+      }
       for (auto s : {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
                      ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output,
                      ExKokkos::Schedule::tiles, ExKokkos::Schedule::ozaki}) {
@@ -464,15 +492,15 @@ TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
   const std::size_t n = 520;
   const auto p =
       make_problem<double>(n, n, n, false, false, 1.5, 0.5, rng, uniform_gen(), uniform_gen());
-  const auto plan = plan_of(p);
+  // The plan exgemm takes: int8 slices on CUDA with cuBLAS, double slices elsewhere.
+  const auto plan = plan_of(p, SliceDigits::automatic);
   ASSERT_TRUE(plan.feasible) << plan.reason;
+  EXPECT_EQ(plan.int8, ExKokkos::Impl::has_vendor_int8_slice_gemm<Space>());
   if (!ExKokkos::Impl::has_vendor_slice_gemm<Space>())
     GTEST_SKIP() << "automatic takes the Ozaki path only with Kokkos Kernels on the host or "
                     "cuBLAS on CUDA";
-  const auto model = ExKokkos::Impl::is_host_space<Space>()
-                         ? ExKokkos::Impl::OzakiCostModel()
-                         : ExKokkos::Impl::OzakiCostModel::cuda();
-  EXPECT_TRUE(model.pays(n, n, n, plan.slices_a, plan.slices_b));
+  const auto model = ExKokkos::Impl::OzakiCostModel::for_space<Space>();
+  EXPECT_LT(model.cost(n, n, n, plan), model.margin * model.exact(n, n, n));
   const auto automatic = run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::automatic));
   // The exact dot products: output_lanes on the host, tiles on devices (lanes are host-only).
   const auto exact = ExKokkos::Impl::is_host_space<Space>() ? ExKokkos::Schedule::output_lanes
@@ -497,11 +525,21 @@ TEST(GemmOzaki, PlanCountsSlicesFromTheData) {
   EXPECT_LE(plan.slices_a, 4);
   EXPECT_GE(plan.slices_b, 3);
   EXPECT_LE(plan.slices_b, 5);
+  // int8: 7-bit slices, so at least 53 / 7 of them for 53-bit significands.
+  auto plan8 = plan_of(p, SliceDigits::int8);
+  ASSERT_TRUE(plan8.feasible) << plan8.reason;
+  EXPECT_TRUE(plan8.int8);
+  EXPECT_EQ(plan8.slice_bits, 7);
+  EXPECT_GE(plan8.slices_a, 8);
+  EXPECT_LE(plan8.slices_a, 12);
   for (auto& v : p.a) v = std::round(v * 1000);  // integers below 2^10: one slice of 21 bits
   for (auto& v : p.b) v = std::round(v * 100);
   plan = plan_of(p);
   EXPECT_EQ(plan.slices_a, 1);
   EXPECT_EQ(plan.slices_b, 1);
+  plan8 = plan_of(p, SliceDigits::int8);  // up to 1000 and about 400: two of 7 bits
+  EXPECT_EQ(plan8.slices_a, 2);
+  EXPECT_EQ(plan8.slices_b, 2);
   p.b[17] = std::numeric_limits<double>::quiet_NaN();
   plan = plan_of(p);
   EXPECT_FALSE(plan.feasible);
@@ -528,6 +566,41 @@ TEST(GemmOzaki, PlanCountsSlicesFromTheData) {
   Kokkos::View<double*> x("x", 3), y("y", 3);
   EXPECT_THROW(ExKokkos::exgemv("N", 1.0, A, x, 0.0, y, with_schedule(ExKokkos::Schedule::ozaki)),
                std::invalid_argument);
+}
+
+// int8 slices: a diagonal's sum of min(S, T) k digit products of up to 127^2 each must fit int32
+// (2^31 - 1). Every digit 127 (entries +-127, one slice; +-16383, two slices of 127) makes every
+// sum the largest the bound allows: k = 133144 with one slice and 66572 with two are the last
+// depths that fit (the results must be the oracle's), one more and the int8 plan refuses while
+// double slices still serve.
+TEST(GemmOzaki, Int8SumsUpToTheInt32Limit) {
+  Rng rng(114);
+  struct Case {
+    double digit;  // every entry +-digit
+    int slices;
+    std::size_t last_k;  // the largest k with slices k 127^2 <= 2^31 - 1
+  };
+  for (const Case cs : {Case{127.0, 1, 133144}, Case{16383.0, 2, 66572}})
+    for (std::size_t k : {cs.last_k, cs.last_k + 1}) {
+      Problem<double> p =
+          make_problem<double>(2, 3, k, true, false, 1.0, 0.0, rng, uniform_gen(), uniform_gen());
+      // Row 0 and column 0 all positive (the sum k digit^2 itself), the others of random signs.
+      for (std::size_t i = 0; i < p.a.size(); ++i)
+        p.a[i] = (i % p.m == 0 || (rng() & 1)) ? cs.digit : -cs.digit;
+      for (std::size_t i = 0; i < p.b.size(); ++i)
+        p.b[i] = (i % p.n == 0 || (rng() & 1)) ? cs.digit : -cs.digit;
+      const std::string what = describe(cs.digit) + " k " + std::to_string(k);
+      const auto plan = plan_of(p, SliceDigits::int8);
+      EXPECT_EQ(plan.slices_a, cs.slices) << what;
+      if (k == cs.last_k) {
+        ASSERT_TRUE(plan.feasible) << what << ": " << plan.reason;
+        check_ozaki(p, p.expected(), what);
+      } else {
+        EXPECT_FALSE(plan.feasible) << what;
+        EXPECT_NE(std::string(plan.reason).find("int32"), std::string::npos) << plan.reason;
+        check_ozaki(p, p.expected(), what, false);
+      }
+    }
 }
 
 }  // namespace

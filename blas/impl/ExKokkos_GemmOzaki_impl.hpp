@@ -57,12 +57,19 @@
 // Cost: the scan of op(A) and op(B) (one pass), the slices (S m k + T k n doubles), one GEMM of
 // (S m) x k x (T n) (in column blocks of C to bound P's memory), and S T integer additions and
 // one certified rounding per element of C.
+//
+// Int8 slices (ExKokkos_OzakiInt8Slices_impl.hpp): the same with beta = 7 and digits in int8,
+// whose S + T - 1 diagonal sums int8 GEMMs form directly in int32 (exact while min(S, T) k 127^2
+// < 2^31); the finishing reads one integer per diagonal instead of summing S T products. On an
+// H100 cuBLAS' int8 GEMMs run about 23 times the FP64 rate, far more than the 2.5 to 3 times as
+// many slices cost (results/CUDA_H100.md).
 #ifndef EXKOKKOS_GEMMOZAKI_IMPL_HPP
 #define EXKOKKOS_GEMMOZAKI_IMPL_HPP
 
 #include <ExKokkos_config.hpp>
 
 #include "ExKokkos_CublasSliceGemm_impl.hpp"
+#include "ExKokkos_OzakiInt8Slices_impl.hpp"
 #include "ExKokkos_Gemv_impl.hpp"
 
 #if EXKOKKOS_HAVE_KOKKOSKERNELS
@@ -81,9 +88,17 @@ struct OzakiPlan {
   bool feasible = false;
   int slices_a = 0;         // slices of op(A) (of its widest row)
   int slices_b = 0;         // slices of op(B) (of its widest column)
-  int slice_bits = 0;       // beta: bits per slice, 2 beta + ceil(log2 k) <= 53
+  int slice_bits = 0;       // beta: bits per slice, 2 beta + ceil(log2 k) <= 53 (7 for int8)
+  bool int8 = false;        // int8 slices with int32 products, else double slices
   const char* reason = "";  // why not feasible
 };
+
+// What the slices are made of. fp64: beta-bit integers in doubles, products by a double GEMM
+// (every backend). int8: 7-bit digits in int8, products by an int8 GEMM with int32 sums (the
+// integer tensor cores through cuBLAS on CUDA, 10 to 20 times the FP64 rate on an H100; a plain
+// Kokkos kernel elsewhere, for the tests). automatic: int8 where the execution space has an int8
+// vendor GEMM and the data allow it, else fp64.
+enum class SliceDigits : int { automatic, fp64, int8 };
 
 namespace Impl {
 
@@ -94,8 +109,11 @@ struct OzakiLimits {
   static constexpr int max_slices = 48;
   // Slices of op(A) and op(B) together, in doubles (2 GiB).
   static constexpr std::int64_t max_slice_doubles = std::int64_t(1) << 28;
-  // The product of the slices is computed in column blocks of C of at most this many doubles.
-  static constexpr std::int64_t product_block_doubles = std::int64_t(1) << 24;
+  // The product of the slices is computed in column blocks of C of at most this many bytes of
+  // slice products (128 MiB of doubles; 1 GiB of int8 slices' diagonal sums, which an H100's
+  // int8 GEMMs need wide: 2 blocks of 2048 columns at 4096^3).
+  static constexpr std::int64_t product_block_bytes = std::int64_t(1) << 27;
+  static constexpr std::int64_t int8_product_block_bytes = std::int64_t(1) << 30;
   // Marker in a line's top exponent: NaN or inf in the line. Above every exponent, so that a max
   // over partial results carries it.
   static constexpr int not_finite = 1 << 20;
@@ -105,10 +123,6 @@ struct OzakiLimits {
 // with it, else Kokkos Kernels' (a vendor BLAS behind it where configured); internal is the plain
 // Kokkos kernel below (every backend; the only one without either library).
 enum class SliceGemm : int { automatic, vendor, internal };
-
-KOKKOS_INLINE_FUNCTION int trailing_zeros(std::uint64_t x) {  // x != 0
-  return bit_width(x & (~x + 1)) - 1;
-}
 
 // Line l of op(A) (a row) or of op(B)^T (a column of op(B)) as a function of (l, k).
 template <class Op>
@@ -231,23 +245,6 @@ void scan_lines(const ExecSpace& space, const Lines& lines, const IntView& top, 
   Kokkos::parallel_for("ExKokkos::exgemm ozaki scan",
                        Kokkos::RangePolicy<ExecSpace>(space, 0, count),
                        OzakiScanCombineFunctor<IntView>{part_hi, part_lo, top, low, count, chunks});
-}
-
-// The integer made of the bits of |x| at positions [lo, lo + bits), with x's sign, as a double
-// (exact: below 2^26). Integer shifts only.
-KOKKOS_INLINE_FUNCTION double slice_digit(double x, int lo, int bits) {
-  if (classify(x) != FloatClass::finite) return 0.0;  // zero (the scan refused NaN and inf)
-  const DecomposedDouble d = decompose(x);
-  const int shift = d.exponent - lo;  // bit 0 of the significand sits at position shift
-  std::uint64_t v;
-  if (shift >= 0)
-    v = shift >= 64 ? 0 : d.significand << shift;  // bits pushed out lie above the window
-  else
-    v = -shift >= 64 ? 0 : d.significand >> -shift;
-  v &= (std::uint64_t(1) << bits) - 1;
-  if (v == 0) return 0.0;
-  const double r = static_cast<double>(v);
-  return d.negative ? -r : r;
 }
 
 // Slices of op(A): As(i S + s, k) = d_s(a_ik), s < S, As LayoutLeft (S m) x k.
@@ -382,6 +379,23 @@ void slice_gemm(const ExecSpace& space, const AV& A, const BV& B, const PV& P, S
   slice_gemm_internal(space, A, B, P);
 }
 
+// One diagonal of the int8 slices' product: cuBLAS on CUDA where configured, else the plain kernel
+// (no other library multiplies int8 into int32).
+template <class ExecSpace, class Int8View, class Int32View>
+void slice_gemm_int8(const ExecSpace& space, const Int8View& A8, const Int8View& B8,
+                     const Int32View& P, const Int8DiagonalGemm& g, SliceGemm which) {
+#if EXKOKKOS_HAVE_CUBLAS && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    if (which != SliceGemm::internal) {
+      int8_diagonal_gemm_cublas(space, A8, B8, P, g);
+      return;
+    }
+  }
+#endif
+  (void)which;
+  int8_diagonal_gemm_internal(space, A8, B8, P, g);
+}
+
 // The exact double 2^e, -1074 <= e <= 1023.
 KOKKOS_INLINE_FUNCTION double power_of_two(int e) {
   return e >= -1022 ? compose<double>(false, std::uint64_t(1) << 52, e - 52)
@@ -431,6 +445,23 @@ struct BlockOutput {
   }
 };
 
+// The diagonal sums of double slices: Q_g(i, jj) = sum_{s + t = g} P(i S + s, jj T + t), each P
+// entry an integer below 2^53, so |Q_g| < min(S, T) 2^53 <= 2^59 in 64-bit integers.
+template <class PView>
+struct Fp64Diagonals {
+  // The slots take at most this many diagonals: 2 limbs of beta bits per slot, 2 + 12 / 2 = 8.
+  static constexpr int max_fast_diagonals = 13;
+  PView P;
+  int slices_a, slices_b;
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i, std::int64_t jj, int g) const {
+    std::int64_t q = 0;
+    const int s_end = g < slices_a ? g : slices_a - 1;
+    for (int s = g < slices_b ? 0 : g - slices_b + 1; s <= s_end; ++s)
+      q += static_cast<std::int64_t>(P(i * slices_a + s, jj * slices_b + (g - s)));
+    return q;
+  }
+};
+
 // Element o = i + m jj of the block: S T slice products, each scaled, summed exactly and rounded
 // once by GemvFinish, in two launches on every backend. SlotsTag: the certified rounding from at
 // most 8 exact doubles (fast_slots), which finishes nearly every element without a long
@@ -438,26 +469,25 @@ struct BlockOutput {
 // more than fast_diagonals diagonals, scales near the ends of the range, exact zeros) summed in a
 // long accumulator. On the H100 one kernel doing both took 0.46 ms per 4096 x 455 block of C
 // (2026-11-25; the long accumulator's registers and local memory in every thread), 4.6 ms of the
-// 29 ms of a 4096^3 exgemm; the slots kernel alone 0.23 ms. An element whose slice products are
+// 29 ms of a 4096^3 exgemm; the slots kernel alone 0.18 ms. An element whose slice products are
 // all zero has S_ij = 0 exactly; its IEEE sign (-0 only when every product a_ik b_kj is -0, as the
 // other schedules give it) comes from a scan of its row and column that stops at the first
 // product that is not -0.
-template <class OpA, class OpB, class CView, class PView, class IntView>
+template <class OpA, class OpB, class CView, class Diagonals, class IntView>
 struct OzakiFinishFunctor {
   using Finish = GemvFinish<BlockOutput<CView>>;
   struct SlotsTag {};
   struct ExactTag {};
   OpA op_a;
   OpB op_b;
-  PView P;
+  Diagonals diagonal_sum;  // Q_g of element (i, jj), an integer below 2^59 in magnitude
   IntView top_a, top_b;
   Finish finish;
   std::int64_t m, j0, k_count;
   int slices_a, slices_b, bits;
-  Kokkos::View<unsigned char*, typename PView::memory_space> refused;  // m x block width
+  Kokkos::View<unsigned char*, typename IntView::memory_space> refused;  // m x block width
 
-  // The slots take at most this many diagonals (S + T - 1): 2 + (13 - 1) / 2 = 8 slots.
-  static constexpr int fast_diagonals = 13;
+  static constexpr int fast_diagonals = Diagonals::max_fast_diagonals;
 
   KOKKOS_INLINE_FUNCTION void operator()(SlotsTag, const std::int64_t o) const {
     const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
@@ -471,27 +501,21 @@ struct OzakiFinishFunctor {
     exact(o, i, jj, j);
   }
 
-  KOKKOS_INLINE_FUNCTION std::int64_t diagonal_sum(std::int64_t i, std::int64_t jj, int g) const {
-    std::int64_t q = 0;
-    const int s_end = g < slices_a ? g : slices_a - 1;
-    for (int s = g < slices_b ? 0 : g - slices_b + 1; s <= s_end; ++s)
-      q += static_cast<std::int64_t>(P(i * slices_a + s, jj * slices_b + (g - s)));
-    return q;
-  }
-
   // S_ij = 2^base sum_g Q_g 2^((G - g) beta), G = S + T - 2, base = scale - G beta, with the
   // diagonal sums Q_g in 64-bit integers (|Q_g| < min(S, T) 2^53 <= 2^59). Carries from the
   // bottom leave limbs 1 .. G in [0, 2^beta) and limb 0 signed, |limb 0| < 2^60; S_ij < 0 iff
   // limb 0 < 0, and then the negated limbs are normalized again, so that the magnitude is a
   // sum of non-negative limbs. Limb 0 as two doubles (its bits above and below 2^26) and the
-  // other limbs in pairs (2 beta <= 52 bits) give at most 2 + G / 2 <= 8 non-overlapping exact
-  // doubles, all in the normal range (checked): slots for the certified rounding without a
-  // long accumulator, which succeeds for all but near-ties. False: the exact launch is needed
-  // (too many diagonals, an exact zero, or scales near the ends of the range).
+  // other limbs in groups of p = floor(52 / beta) (2 for double slices, 7 for int8 ones: p beta
+  // <= 52 bits, exact) give at most 2 + ceil(G / p) <= 8 non-overlapping exact doubles, all in
+  // the normal range (checked): slots for the certified rounding without a long accumulator,
+  // which succeeds for all but near-ties. False: the exact launch is needed (too many diagonals,
+  // an exact zero, or scales near the ends of the range).
   KOKKOS_INLINE_FUNCTION bool fast_slots(std::int64_t i, std::int64_t j, std::int64_t jj,
                                          double (&slots)[8]) const {
-    if (slices_a + slices_b - 1 > fast_diagonals) return false;
     const int G = slices_a + slices_b - 2;
+    const int per_slot = 52 / bits;
+    if (G + 1 > fast_diagonals || G > 6 * per_slot) return false;
     const int scale = top_a(i) + top_b(j) - 2 * bits;
     const int base = scale - G * bits;
     if (base < -1000 || scale + 62 > 1000) return false;
@@ -526,11 +550,11 @@ struct OzakiFinishFunctor {
     slots[0] = sign * static_cast<double>(top & ~low_mask) * top_scale;
     slots[1] = sign * static_cast<double>(top & low_mask) * top_scale;
     int q = 2;
-    for (int g = 1; g <= G; g += 2) {
-      const bool pair = g + 1 <= G;
-      const std::int64_t v = pair ? (limb[g] << bits) + limb[g + 1] : limb[g];
-      const int x = scale - (pair ? g + 1 : g) * bits;
-      slots[q++] = sign * static_cast<double>(v) * power_of_two(x);
+    for (int g = 1; g <= G; g += per_slot) {
+      const int last = g + per_slot - 1 < G ? g + per_slot - 1 : G;
+      std::int64_t v = 0;
+      for (int h = g; h <= last; ++h) v = (v << bits) + limb[h];
+      slots[q++] = sign * static_cast<double>(v) * power_of_two(scale - last * bits);
     }
     return true;
   }
@@ -577,11 +601,16 @@ struct OzakiFinishFunctor {
   }
 };
 
-// The plan and the scales, on the execution space's memory.
+// The scan's results (the scales of the lines, on the execution space's memory, and what the plan
+// needs from the data) and the plan made from them.
 template <class Mem>
 struct OzakiScales {
   OzakiPlan plan;
   Kokkos::View<int*, Mem> top_a, top_b;
+  std::int64_t k = 0;
+  bool finite = true;
+  int max_a = 0, max_b = 0;    // the largest scales
+  int span_a = 0, span_b = 0;  // the widest line's bits, top to lowest set bit
 };
 
 inline int ceil_log2(std::int64_t k) {
@@ -590,87 +619,134 @@ inline int ceil_log2(std::int64_t k) {
   return c;
 }
 
-// Scans op(A) and op(B), decides beta and the slices (the limits of the comment at the top).
+// The plan for the scanned data with the given slices (fp64 or int8), within the limits of the
+// comment at the top.
+template <class Mem>
+OzakiPlan choose_slices(const OzakiScales<Mem>& sc, std::int64_t m, std::int64_t n,
+                        SliceDigits digits) {
+  OzakiPlan plan;
+  plan.int8 = digits == SliceDigits::int8;
+  const std::int64_t k = sc.k;
+  const int K = ceil_log2(k);
+  plan.slice_bits = plan.int8 ? int8_slice_bits : (53 - K) / 2;
+  if (plan.slice_bits < 1) {
+    plan.reason = "inner dimension above 2^51";
+    return plan;
+  }
+  if (!sc.finite) {
+    plan.reason = "NaN or inf in op(A) or op(B)";
+    return plan;
+  }
+  const int bits = plan.slice_bits;
+  plan.slices_a = std::max(1, (sc.span_a + bits - 1) / bits);
+  plan.slices_b = std::max(1, (sc.span_b + bits - 1) / bits);
+  const int terms = std::min(plan.slices_a, plan.slices_b);
+  // The largest term, Q_0 2^(ea + eb - 2 beta) with |Q_0| < min(S, T) k 2^(2 beta), stays
+  // below 2^2047 (add_scaled_integer).
+  if (sc.max_a + sc.max_b + K + ceil_log2(terms) > 2047) {
+    plan.reason = "entries too close to the overflow threshold";
+    return plan;
+  }
+  if (plan.slices_a > OzakiLimits::max_slices || plan.slices_b > OzakiLimits::max_slices) {
+    plan.reason = "too many slices (data spread over too many binades)";
+    return plan;
+  }
+  // int8: a diagonal's sum of at most min(S, T) k products of magnitude <= 127^2 in int32.
+  if (plan.int8 && !int8_diagonal_fits(k, terms)) {
+    plan.reason = "inner dimension too large for int32 sums of int8 slices";
+    return plan;
+  }
+  const double entry_bytes = plan.int8 ? 1.0 : 8.0;
+  if (entry_bytes * (double(plan.slices_a) * double(m) * double(k) +
+                     double(plan.slices_b) * double(k) * double(n)) >
+      8.0 * double(OzakiLimits::max_slice_doubles)) {
+    plan.reason = "the slices would take too much memory";
+    return plan;
+  }
+  plan.feasible = true;
+  return plan;
+}
+
+// Scans op(A) and op(B) and makes the plan for the given slices.
 template <class ExecSpace, class OpA, class OpB>
 OzakiScales<typename ExecSpace::memory_space> plan_ozaki(const ExecSpace& space, const OpA& op_a,
                                                          const OpB& op_b, std::int64_t m,
-                                                         std::int64_t n) {
+                                                         std::int64_t n,
+                                                         SliceDigits digits = SliceDigits::fp64) {
   using Mem = typename ExecSpace::memory_space;
   using IntView = Kokkos::View<int*, Mem>;
-  const std::int64_t k = op_a.inner();
   OzakiScales<Mem> r;
-  OzakiPlan& plan = r.plan;
-  const int K = ceil_log2(k);
-  plan.slice_bits = (53 - K) / 2;
-  if (plan.slice_bits < 1) {
-    plan.reason = "inner dimension above 2^51";
-    return r;
-  }
+  r.k = op_a.inner();
   r.top_a = IntView(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki top_a"), m);
   r.top_b = IntView(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki top_b"), n);
   const IntView low_a(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki low_a"), m);
   const IntView low_b(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki low_b"), n);
-  scan_lines(space, RowLines<OpA>{op_a}, r.top_a, low_a, m, k);
-  scan_lines(space, ColumnLines<OpB>{op_b}, r.top_b, low_b, n, k);
+  scan_lines(space, RowLines<OpA>{op_a}, r.top_a, low_a, m, r.k);
+  scan_lines(space, ColumnLines<OpB>{op_b}, r.top_b, low_b, n, r.k);
   // The per-line results are few (m + n): reduce them on the host.
   const auto ta = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.top_a);
   const auto la = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), low_a);
   const auto tb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.top_b);
   const auto lb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), low_b);
-  bool finite = true;
-  int max_a = -100000, max_b = -100000, span_a = 0, span_b = 0;
+  r.max_a = r.max_b = -100000;
   for (std::int64_t i = 0; i < m; ++i) {
-    finite = finite && ta(i) != OzakiLimits::not_finite;
-    max_a = std::max(max_a, ta(i));
-    span_a = std::max(span_a, ta(i) - la(i));
+    r.finite = r.finite && ta(i) != OzakiLimits::not_finite;
+    r.max_a = std::max(r.max_a, ta(i));
+    r.span_a = std::max(r.span_a, ta(i) - la(i));
   }
   for (std::int64_t j = 0; j < n; ++j) {
-    finite = finite && tb(j) != OzakiLimits::not_finite;
-    max_b = std::max(max_b, tb(j));
-    span_b = std::max(span_b, tb(j) - lb(j));
+    r.finite = r.finite && tb(j) != OzakiLimits::not_finite;
+    r.max_b = std::max(r.max_b, tb(j));
+    r.span_b = std::max(r.span_b, tb(j) - lb(j));
   }
-  if (!finite) {
-    plan.reason = "NaN or inf in op(A) or op(B)";
-    return r;
-  }
-  const int bits = plan.slice_bits;
-  plan.slices_a = std::max(1, (span_a + bits - 1) / bits);
-  plan.slices_b = std::max(1, (span_b + bits - 1) / bits);
-  // The largest term, Q_0 2^(ea + eb - 2 beta) with |Q_0| < min(S, T) k 2^(2 beta), stays
-  // below 2^2047 (add_scaled_integer).
-  if (max_a + max_b + K + ceil_log2(std::min(plan.slices_a, plan.slices_b)) > 2047) {
-    plan.reason = "entries too close to the overflow threshold";
-    return r;
-  }
-  if (plan.slices_a > OzakiLimits::max_slices || plan.slices_b > OzakiLimits::max_slices) {
-    plan.reason = "too many slices (data spread over too many binades)";
-    return r;
-  }
-  if (double(plan.slices_a) * double(m) * double(k) +
-          double(plan.slices_b) * double(k) * double(n) >
-      double(OzakiLimits::max_slice_doubles)) {
-    plan.reason = "the slices would take too much memory";
-    return r;
-  }
-  plan.feasible = true;
+  r.plan = choose_slices(r, m, n, digits == SliceDigits::int8 ? digits : SliceDigits::fp64);
   return r;
 }
 
-// Runs the Ozaki path for a feasible plan: slices, their product in column blocks of C, the exact
-// sums and one rounding per element.
+// The finishing of one column block [j0, j0 + w) of C from its diagonal sums: the certified
+// rounding from slots, then the refused elements in a long accumulator.
+template <class ExecSpace, class OpA, class OpB, class CView, class Diagonals>
+void finish_ozaki_block(
+    const ExecSpace& space, const OzakiScales<typename ExecSpace::memory_space>& sc,
+    const OpA& op_a, const OpB& op_b, const CView& C, typename CView::const_value_type alpha,
+    typename CView::const_value_type beta, const Diagonals& diagonals, std::int64_t j0,
+    std::int64_t w, const Kokkos::View<unsigned char*, typename ExecSpace::memory_space>& refused) {
+  using IntView = Kokkos::View<int*, typename ExecSpace::memory_space>;
+  using F = OzakiFinishFunctor<OpA, OpB, CView, Diagonals, IntView>;
+  const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
+  const GemvFinish<BlockOutput<CView>> finish{BlockOutput<CView>{C, m, j0}, alpha, beta};
+  const F f{op_a, op_b, diagonals,        sc.top_a,         sc.top_b,           finish, m,
+            j0,   sc.k, sc.plan.slices_a, sc.plan.slices_b, sc.plan.slice_bits, refused};
+  Kokkos::parallel_for("ExKokkos::exgemm ozaki sum",
+                       Kokkos::RangePolicy<ExecSpace, typename F::SlotsTag>(space, 0, m * w), f);
+  Kokkos::parallel_for("ExKokkos::exgemm ozaki sum (refused)",
+                       Kokkos::RangePolicy<ExecSpace, typename F::ExactTag>(space, 0, m * w), f);
+}
+
+// Column blocks of C: as wide as P's budget allows, of equal widths (an int8 GEMM of a narrow
+// last block would leave most of an H100 idle).
+inline std::int64_t ozaki_block_width(std::int64_t n, std::int64_t bytes_per_column,
+                                      std::int64_t budget_bytes) {
+  const std::int64_t widest = std::max<std::int64_t>(1, budget_bytes / bytes_per_column);
+  const std::int64_t blocks = (n + widest - 1) / widest;
+  return std::max<std::int64_t>(1, (n + blocks - 1) / blocks);
+}
+
+// The path with double slices: As LayoutLeft (S m) x k, Bs k x (T n), P = As Bs per column block.
 template <class ExecSpace, class OpA, class OpB, class CView>
-void launch_gemm_ozaki(const ExecSpace& space,
-                       const OzakiScales<typename ExecSpace::memory_space>& sc, const OpA& op_a,
-                       const OpB& op_b, const CView& C, typename CView::const_value_type alpha,
-                       typename CView::const_value_type beta, SliceGemm which,
-                       std::int64_t block_doubles = OzakiLimits::product_block_doubles) {
+void launch_gemm_ozaki_fp64(const ExecSpace& space,
+                            const OzakiScales<typename ExecSpace::memory_space>& sc,
+                            const OpA& op_a, const OpB& op_b, const CView& C,
+                            typename CView::const_value_type alpha,
+                            typename CView::const_value_type beta, SliceGemm which,
+                            std::int64_t block_bytes) {
   using Mem = typename ExecSpace::memory_space;
   using Device = Kokkos::Device<ExecSpace, Mem>;
   using Slices = Kokkos::View<double**, Kokkos::LayoutLeft, Device>;
   using IntView = Kokkos::View<int*, Mem>;
   const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
-  const std::int64_t k = op_a.inner();
+  const std::int64_t k = sc.k;
   const int S = sc.plan.slices_a, T = sc.plan.slices_b, bits = sc.plan.slice_bits;
   const Slices As(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki A"), m * S, k);
@@ -682,28 +758,90 @@ void launch_gemm_ozaki(const ExecSpace& space,
   Kokkos::parallel_for("ExKokkos::exgemm ozaki split",
                        Kokkos::RangePolicy<ExecSpace>(space, 0, k * n),
                        SliceColumnsFunctor<OpB, IntView, Slices>{op_b, sc.top_b, Bs, k, T, bits});
-  // Column blocks of C whose slice products fit product_block_doubles.
-  const std::int64_t width =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(n, block_doubles / (m * S * T)));
+  const std::int64_t width = ozaki_block_width(n, 8 * m * S * T, block_bytes);
   const Slices P(Kokkos::view_alloc(space, "ExKokkos::exgemm ozaki P"), m * S, width * T);
   const Kokkos::View<unsigned char*, Mem> refused(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki refused"),
       m * width);
-  using Finish = GemvFinish<BlockOutput<CView>>;
   for (std::int64_t j0 = 0; j0 < n; j0 += width) {
     const std::int64_t w = std::min(width, n - j0);
     const auto Bb = Kokkos::subview(Bs, Kokkos::ALL(), Kokkos::make_pair(j0 * T, (j0 + w) * T));
     const auto Pb = Kokkos::subview(P, Kokkos::ALL(), Kokkos::make_pair(std::int64_t(0), w * T));
     slice_gemm(space, As, Bb, Pb, which);
-    using F = OzakiFinishFunctor<OpA, OpB, CView, typename std::decay<decltype(Pb)>::type, IntView>;
-    const Finish finish{BlockOutput<CView>{C, m, j0}, alpha, beta};
-    const F f{op_a, op_b, Pb, sc.top_a, sc.top_b, finish, m, j0, k, S, T, bits, refused};
-    Kokkos::parallel_for("ExKokkos::exgemm ozaki sum",
-                         Kokkos::RangePolicy<ExecSpace, typename F::SlotsTag>(space, 0, m * w), f);
-    Kokkos::parallel_for("ExKokkos::exgemm ozaki sum (refused)",
-                         Kokkos::RangePolicy<ExecSpace, typename F::ExactTag>(space, 0, m * w), f);
+    using Diagonals = Fp64Diagonals<typename std::decay<decltype(Pb)>::type>;
+    finish_ozaki_block(space, sc, op_a, op_b, C, alpha, beta, Diagonals{Pb, S, T}, j0, w, refused);
   }
   space.fence();  // P, As and Bs are released on return
+}
+
+// The path with int8 slices (ExKokkos_OzakiInt8Slices_impl.hpp): A8 (S kp) x m, B8 (T kp) x n,
+// and per column block the S + T - 1 diagonal sums in int32, P(i, g width + jj), P's rows padded
+// to a multiple of 4.
+template <class ExecSpace, class OpA, class OpB, class CView>
+void launch_gemm_ozaki_int8(const ExecSpace& space,
+                            const OzakiScales<typename ExecSpace::memory_space>& sc,
+                            const OpA& op_a, const OpB& op_b, const CView& C,
+                            typename CView::const_value_type alpha,
+                            typename CView::const_value_type beta, SliceGemm which,
+                            std::int64_t block_bytes) {
+  using Mem = typename ExecSpace::memory_space;
+  using Device = Kokkos::Device<ExecSpace, Mem>;
+  using Int8View = Kokkos::View<std::int8_t**, Kokkos::LayoutLeft, Device>;
+  using Int32View = Kokkos::View<std::int32_t**, Kokkos::LayoutLeft, Device>;
+  using IntView = Kokkos::View<int*, Mem>;
+  const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
+  const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
+  const std::int64_t k = sc.k, kp = int8_padded_depth(k);
+  const int S = sc.plan.slices_a, T = sc.plan.slices_b, G = S + T - 1;
+  const Int8View A8(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki A8"), S * kp,
+      m);
+  const Int8View B8(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki B8"), T * kp,
+      n);
+  Kokkos::parallel_for("ExKokkos::exgemm ozaki split",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, kp * m),
+                       Int8SliceRowsFunctor<OpA, IntView, Int8View>{op_a, sc.top_a, A8, k, kp, S});
+  Kokkos::parallel_for(
+      "ExKokkos::exgemm ozaki split", Kokkos::RangePolicy<ExecSpace>(space, 0, kp * n),
+      Int8SliceColumnsFunctor<OpB, IntView, Int8View>{op_b, sc.top_b, B8, k, kp, T});
+  const std::int64_t mp = (m + 3) / 4 * 4;
+  const std::int64_t width = ozaki_block_width(n, 4 * mp * G, block_bytes);
+  const Int32View P(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki P32"), mp,
+      width * G);
+  const Kokkos::View<unsigned char*, Mem> refused(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemm ozaki refused"),
+      m * width);
+  for (std::int64_t j0 = 0; j0 < n; j0 += width) {
+    const std::int64_t w = std::min(width, n - j0);
+    for (int g = 0; g < G; ++g) {
+      const int s0 = g < T ? 0 : g - T + 1, s1 = g < S ? g : S - 1;
+      const Int8DiagonalGemm d{s0 * kp, (T - 1 - g + s0) * kp, j0, g * width, (s1 - s0 + 1) * kp, m,
+                               w};
+      slice_gemm_int8(space, A8, B8, P, d, which);
+    }
+    finish_ozaki_block(space, sc, op_a, op_b, C, alpha, beta, Int8Diagonals<Int32View>{P, width},
+                       j0, w, refused);
+  }
+  space.fence();  // P, A8 and B8 are released on return
+}
+
+// Runs the Ozaki path for a feasible plan: slices, their products in column blocks of C, the
+// exact sums and one rounding per element. block_bytes bounds P's memory (0: the default of the
+// slices' kind).
+template <class ExecSpace, class OpA, class OpB, class CView>
+void launch_gemm_ozaki(const ExecSpace& space,
+                       const OzakiScales<typename ExecSpace::memory_space>& sc, const OpA& op_a,
+                       const OpB& op_b, const CView& C, typename CView::const_value_type alpha,
+                       typename CView::const_value_type beta, SliceGemm which,
+                       std::int64_t block_bytes = 0) {
+  if (sc.plan.int8)
+    launch_gemm_ozaki_int8(space, sc, op_a, op_b, C, alpha, beta, which,
+                           block_bytes > 0 ? block_bytes : OzakiLimits::int8_product_block_bytes);
+  else
+    launch_gemm_ozaki_fp64(space, sc, op_a, op_b, C, alpha, beta, which,
+                           block_bytes > 0 ? block_bytes : OzakiLimits::product_block_bytes);
 }
 
 // The cost model of Schedule::automatic (host execution spaces with Kokkos Kernels; CUDA with
@@ -741,6 +879,21 @@ struct OzakiCostModel {
   bool pays(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
     return ozaki(m, n, k, S, T) < margin * exact(m, n, k);
   }
+  // int8 slices (only where an int8 vendor GEMM exists: int8_ops_per_s > 0): S + T - 1 GEMMs of
+  // S T m n k multiply-adds in all, at the int8 rate; the rest as above.
+  double int8_ops_per_s = 0;
+  double ozaki_int8(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
+    const double ops = 2.0 * double(S) * double(T) * double(m) * double(n) * double(k);
+    const double smallest = double(std::min(std::min(m, n), k));
+    const double rate = int8_ops_per_s * std::min(1.0, smallest / full_rate_extent);
+    return fixed + ops / rate +
+           split_per_entry * (double(m) * double(k) * (1 + S) + double(k) * double(n) * (1 + T)) +
+           double(m) * double(n) * (per_element + per_diagonal * (S + T - 1));
+  }
+  double cost(std::int64_t m, std::int64_t n, std::int64_t k, const OzakiPlan& plan) const {
+    return plan.int8 ? ozaki_int8(m, n, k, plan.slices_a, plan.slices_b)
+                     : ozaki(m, n, k, plan.slices_a, plan.slices_b);
+  }
 
   static OzakiCostModel cuda() {
     OzakiCostModel c;
@@ -751,7 +904,13 @@ struct OzakiCostModel {
     c.split_per_entry = 5e-12;  // 0.58 ms to split two 4096^2 operands into 3 slices
     c.per_element = 1e-10;
     c.per_diagonal = 1e-11;
+    c.int8_ops_per_s = 1.2e15;  // cublasGemmEx int8 "T" "N": 1198 TOPS at 4096^3 (k' = 4096)
     return c;
+  }
+  // The host's model on host execution spaces, CUDA's on devices.
+  template <class ExecSpace>
+  static OzakiCostModel for_space() {
+    return is_host_space<ExecSpace>() ? OzakiCostModel() : cuda();
   }
 };
 
@@ -763,6 +922,33 @@ constexpr bool has_vendor_slice_gemm() {
   if (std::is_same<ExecSpace, Kokkos::Cuda>::value) return true;
 #endif
   return is_host_space<ExecSpace>() && EXKOKKOS_HAVE_KOKKOSKERNELS;
+}
+
+// Whether ExecSpace has an int8 vendor GEMM for the int8 slices: Kokkos::Cuda with cuBLAS.
+template <class ExecSpace>
+constexpr bool has_vendor_int8_slice_gemm() {
+#if EXKOKKOS_HAVE_CUBLAS && defined(KOKKOS_ENABLE_CUDA)
+  return std::is_same<ExecSpace, Kokkos::Cuda>::value;
+#else
+  return false;
+#endif
+}
+
+// The slices for scanned data: as asked, or (automatic) int8 where the execution space has an
+// int8 vendor GEMM, the data allow it and the model says it is the cheaper, else double slices.
+// sc.plan holds the double slices' plan on entry (plan_ozaki) and the chosen one on return.
+template <class ExecSpace>
+void choose_digits(OzakiScales<typename ExecSpace::memory_space>& sc, std::int64_t m,
+                   std::int64_t n, SliceDigits digits, const OzakiCostModel& model) {
+  if (digits == SliceDigits::fp64) return;
+  const OzakiPlan int8 = choose_slices(sc, m, n, SliceDigits::int8);
+  if (digits == SliceDigits::int8) {
+    sc.plan = int8;
+    return;
+  }
+  if (!has_vendor_int8_slice_gemm<ExecSpace>() || !int8.feasible) return;
+  if (!sc.plan.feasible || model.cost(m, n, sc.k, int8) < model.cost(m, n, sc.k, sc.plan))
+    sc.plan = int8;
 }
 
 }  // namespace Impl
