@@ -451,6 +451,7 @@ template <class PView>
 struct Fp64Diagonals {
   // The slots take at most this many diagonals: 2 limbs of beta bits per slot, 2 + 12 / 2 = 8.
   static constexpr int max_fast_diagonals = 13;
+  static constexpr int sum_bits = 59;  // |Q_g| < 2^sum_bits
   PView P;
   int slices_a, slices_b;
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i, std::int64_t jj, int g) const {
@@ -501,18 +502,61 @@ struct OzakiFinishFunctor {
     exact(o, i, jj, j);
   }
 
+  // Slots: at most 8 exact doubles whose sum is S_ij, for the certified rounding without a long
+  // accumulator; false when the exact launch is needed.
+  //
+  // Carried slots (double slices' sums, up to 2^59):
   // S_ij = 2^base sum_g Q_g 2^((G - g) beta), G = S + T - 2, base = scale - G beta, with the
   // diagonal sums Q_g in 64-bit integers (|Q_g| < min(S, T) 2^53 <= 2^59). Carries from the
   // bottom leave limbs 1 .. G in [0, 2^beta) and limb 0 signed, |limb 0| < 2^60; S_ij < 0 iff
   // limb 0 < 0, and then the negated limbs are normalized again, so that the magnitude is a
   // sum of non-negative limbs. Limb 0 as two doubles (its bits above and below 2^26) and the
-  // other limbs in groups of p = floor(52 / beta) (2 for double slices, 7 for int8 ones: p beta
-  // <= 52 bits, exact) give at most 2 + ceil(G / p) <= 8 non-overlapping exact doubles, all in
-  // the normal range (checked): slots for the certified rounding without a long accumulator,
-  // which succeeds for all but near-ties. False: the exact launch is needed (too many diagonals,
-  // an exact zero, or scales near the ends of the range).
+  // other limbs in groups of p = floor(52 / beta) (pairs: p beta <= 52 bits, exact) give at most
+  // 2 + ceil(G / p) <= 8 non-overlapping exact doubles, all in the normal range (checked): slots
+  // for the certified rounding without a long accumulator, which succeeds for all but near-ties.
+  // False: the exact launch is needed (too many diagonals, an exact zero, or scales near the ends
+  // of the range).
   KOKKOS_INLINE_FUNCTION bool fast_slots(std::int64_t i, std::int64_t j, std::int64_t jj,
                                          double (&slots)[8]) const {
+    if constexpr (Diagonals::sum_bits <= 31)
+      return packed_slots(i, j, jj, slots);
+    else
+      return carried_slots(i, j, jj, slots);
+  }
+
+  // Diagonal sums below 2^31 (int8 slices): groups of p = 21 / beta + 1 consecutive diagonals
+  // (4 of 7 bits) packed as v = sum_r Q_(g+r) 2^((p - 1 - r) beta), |v| < 2^31 2^((p - 1) beta)
+  // 2^beta / (2^beta - 1) < 2^53: an exact integer in int64 and in double, and the slot
+  // v 2^(scale - last beta) an exact double (a normal power of two, checked). The slots overlap
+  // and carry their own signs: round_terms_fast sums any exact doubles (its VecSum passes are
+  // error-free) and certifies the rounding or refuses. No carries and no array of limbs: with
+  // the carried slots' 43-limb array in local memory this kernel took 3.2 ms for a 4096^2 C on
+  // an H100 (2026-11-25), the int8 GEMMs 6.3.
+  KOKKOS_INLINE_FUNCTION bool packed_slots(std::int64_t i, std::int64_t j, std::int64_t jj,
+                                           double (&slots)[8]) const {
+    const int G = slices_a + slices_b - 2;
+    const int per_slot = (52 - Diagonals::sum_bits) / bits + 1;
+    if (G + 1 > 8 * per_slot) return false;
+    const int scale = top_a(i) + top_b(j) - 2 * bits;
+    if (scale - G * bits < -1000 || scale + 62 > 1000) return false;
+    for (int q = 0; q < 8; ++q) slots[q] = 0.0;
+    bool nonzero = false;
+    int q = 0;
+    for (int g = 0; g <= G; g += per_slot) {
+      const int last = g + per_slot - 1 < G ? g + per_slot - 1 : G;
+      std::int64_t v = 0;
+      for (int h = g; h <= last; ++h) {
+        const std::int64_t d = diagonal_sum(i, jj, h);
+        nonzero = nonzero || d != 0;
+        v = v * (std::int64_t(1) << bits) + d;
+      }
+      slots[q++] = static_cast<double>(v) * power_of_two(scale - last * bits);
+    }
+    return nonzero;
+  }
+
+  KOKKOS_INLINE_FUNCTION bool carried_slots(std::int64_t i, std::int64_t j, std::int64_t jj,
+                                            double (&slots)[8]) const {
     const int G = slices_a + slices_b - 2;
     const int per_slot = 52 / bits;
     if (G + 1 > fast_diagonals || G > 6 * per_slot) return false;

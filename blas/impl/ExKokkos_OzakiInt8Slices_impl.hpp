@@ -115,8 +115,9 @@ void int8_diagonal_gemm_internal(const ExecSpace& space, const Int8View& A8, con
 // The finishing's view of the diagonal sums: Q_g(i, jj) = P(i, g width + jj).
 template <class Int32View>
 struct Int8Diagonals {
-  // The slots take up to this many diagonals (7 limbs of 7 bits per slot: 2 + 42 / 7 = 8 slots).
-  static constexpr int max_fast_diagonals = 43;
+  // |Q_g| < 2^31: the finishing packs 4 diagonals per slot, 8 slots (packed_slots).
+  static constexpr int sum_bits = 31;
+  static constexpr int max_fast_diagonals = 32;
   Int32View P;
   std::int64_t width;
   KOKKOS_INLINE_FUNCTION std::int64_t operator()(std::int64_t i, std::int64_t jj, int g) const {
