@@ -2,6 +2,7 @@
 //   exgemm "N" "N" (automatic: the Ozaki path with cuBLAS slices where it pays: int8 slices
 //   where the data allow them)      1024^3, 4096^3, 8192^3, uniform and normal data  cublasDgemm
 //   exgemm_ozaki_fp64 "N" "N"       the same with double slices (cublasDgemm on them)
+//   exgemm_ozaki_int8_P256MiB       4096^3 uniform: int8 slices, P in blocks of 256 MiB
 //   exgemm_tiles "N" "N"            1024^3 (the exact dot-product schedule)
 //   exgemm_ozaki_internal "N" "N"   1024^3 (double slices, the plain Kokkos slice GEMM)
 // The Ozaki plans (slices per operand) of each input are printed before the runs.
@@ -77,6 +78,17 @@ void register_gemm(int n, bool normal, bool variants) {
                                        ExKokkos::SliceDigits::fp64);
         },
         flops, "FLOP/s");
+  // int8 slices with P's column blocks in 256 MiB instead of the default 1 GiB (4 blocks of 1024
+  // columns at 4096^2 instead of 1): what the allocation of P and narrower GEMMs cost.
+  if (n == 4096 && !normal)
+    register_timed(
+        "exgemm_ozaki_int8_P256MiB_NN" + suffix, nothing,
+        [in, alpha, beta] {
+          ExKokkos::Impl::exgemm_ozaki(Space(), "N", "N", alpha, in.A, in.B, beta, in.C,
+                                       ExKokkos::Impl::SliceGemm::vendor, std::int64_t(1) << 28,
+                                       ExKokkos::SliceDigits::int8);
+        },
+        flops, "FLOP/s");
   if (variants) {
     ExKokkos::Options tiles;
     tiles.schedule = ExKokkos::Schedule::tiles;
@@ -117,6 +129,7 @@ int main(int argc, char** argv) {
         register_gemm(8192, false, false);
         return Pairs{{"exgemm_NN", "cublasDgemm_NN"},
                      {"exgemm_ozaki_fp64_NN", "cublasDgemm_NN"},
+                     {"exgemm_ozaki_int8_P256MiB_NN", "cublasDgemm_NN"},
                      {"exgemm_tiles_NN", "cublasDgemm_NN"},
                      {"exgemm_ozaki_internal_NN", "cublasDgemm_NN"}};
       },

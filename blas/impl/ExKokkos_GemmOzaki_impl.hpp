@@ -39,11 +39,11 @@
 // s + t = g share their power of two and are summed first in 64-bit integers (exact). Usually
 // (S + T <= 14, scales inside 2^+-1000) the S + T - 1 diagonal sums are carried into beta-bit
 // limbs and become at most 8 non-overlapping exact doubles for the certified rounding without a
-// long accumulator (OzakiFinishFunctor::fast_slots); the elements it cannot certify (near-ties,
-// more diagonals, the edges of the range, exact zeros) are summed in a long accumulator by a
-// second launch (OzakiFinishFunctor::exact; a term that is not a double, at the edges of the
-// range, as an exact product of two doubles). Either way the element is rounded once as
-// RN(alpha S_ij + beta c_ij) by GemvFinish, the code every other schedule uses.
+// long accumulator (OzakiFinishFunctor::carried_slots, packed_slots); the elements it cannot
+// certify (near-ties, more diagonals, the edges of the range, exact zeros) are summed in a long
+// accumulator by a second launch (OzakiFinishFunctor::exact; a term that is not a double, at the
+// edges of the range, as an exact product of two doubles). Either way the element is rounded once
+// as RN(alpha S_ij + beta c_ij) by GemvFinish, the code every other schedule uses.
 //
 // When the path is taken: every entry of op(A) and op(B) finite (NaN and inf keep the IEEE rules
 // of the other path); max ea + max eb + K + ceil(log2 min(S, T)) <= 2047, so that each term
@@ -465,12 +465,12 @@ struct Fp64Diagonals {
 
 // Element o = i + m jj of the block: S T slice products, each scaled, summed exactly and rounded
 // once by GemvFinish, in two launches on every backend. SlotsTag: the certified rounding from at
-// most 8 exact doubles (fast_slots), which finishes nearly every element without a long
-// accumulator; it marks in refused(o) the elements it leaves. ExactTag: those elements (near-ties,
-// more than fast_diagonals diagonals, scales near the ends of the range, exact zeros) summed in a
-// long accumulator. On the H100 one kernel doing both took 0.46 ms per 4096 x 455 block of C
-// (2026-11-25; the long accumulator's registers and local memory in every thread), 4.6 ms of the
-// 29 ms of a 4096^3 exgemm; the slots kernel alone 0.18 ms. An element whose slice products are
+// most 8 exact doubles (carried_slots, packed_slots), which finishes nearly every element without a
+// long accumulator; it marks in refused(o) the elements it leaves. ExactTag: those elements
+// (near-ties, more than fast_diagonals diagonals, scales near the ends of the range, exact zeros)
+// summed in a long accumulator. On the H100 one kernel doing both took 0.46 ms per 4096 x 455 block
+// of C (2026-11-25; the long accumulator's registers and local memory in every thread), 4.6 ms of
+// the 29 ms of a 4096^3 exgemm; the slots kernel alone 0.18 ms. An element whose slice products are
 // all zero has S_ij = 0 exactly; its IEEE sign (-0 only when every product a_ik b_kj is -0, as the
 // other schedules give it) comes from a scan of its row and column that stops at the first
 // product that is not -0.
@@ -490,11 +490,24 @@ struct OzakiFinishFunctor {
 
   static constexpr int fast_diagonals = Diagonals::max_fast_diagonals;
 
-  // left counts the refused elements.
+  // left counts the refused elements. Packed slots of at most 16 diagonals (int8 slices of
+  // uniform data at 4096^3: 15) take 4 slots: the certified rounding's VecSum passes then run
+  // over 10 terms instead of 18.
   KOKKOS_INLINE_FUNCTION void operator()(SlotsTag, const std::int64_t o, std::int64_t& left) const {
     const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
-    double slots[8];
-    const bool done = fast_slots(i, j, jj, slots) && round_from_slots(finish, o, slots);
+    bool done = false;
+    if constexpr (Diagonals::sum_bits <= 31) {
+      if (slices_a + slices_b - 1 <= 4 * packed_per_slot()) {
+        double slots[4];
+        done = packed_slots(i, j, jj, slots) && round_from_slots(finish, o, slots);
+      } else {
+        double slots[8];
+        done = packed_slots(i, j, jj, slots) && round_from_slots(finish, o, slots);
+      }
+    } else {
+      double slots[8];
+      done = carried_slots(i, j, jj, slots) && round_from_slots(finish, o, slots);
+    }
     refused(o) = done ? 0 : 1;
     left += done ? 0 : 1;
   }
@@ -519,13 +532,6 @@ struct OzakiFinishFunctor {
   // for the certified rounding without a long accumulator, which succeeds for all but near-ties.
   // False: the exact launch is needed (too many diagonals, an exact zero, or scales near the ends
   // of the range).
-  KOKKOS_INLINE_FUNCTION bool fast_slots(std::int64_t i, std::int64_t j, std::int64_t jj,
-                                         double (&slots)[8]) const {
-    if constexpr (Diagonals::sum_bits <= 31)
-      return packed_slots(i, j, jj, slots);
-    else
-      return carried_slots(i, j, jj, slots);
-  }
 
   // Diagonal sums below 2^31 (int8 slices): groups of p = 21 / beta + 1 consecutive diagonals
   // (4 of 7 bits) packed as v = sum_r Q_(g+r) 2^((p - 1 - r) beta), |v| < 2^31 2^((p - 1) beta)
@@ -535,14 +541,19 @@ struct OzakiFinishFunctor {
   // error-free) and certifies the rounding or refuses. No carries and no array of limbs: with
   // the carried slots' 43-limb array in local memory this kernel took 3.2 ms for a 4096^2 C on
   // an H100 (2026-11-25), the int8 GEMMs 6.3.
+  KOKKOS_INLINE_FUNCTION int packed_per_slot() const {
+    return (52 - Diagonals::sum_bits) / bits + 1;
+  }
+
+  template <int N>
   KOKKOS_INLINE_FUNCTION bool packed_slots(std::int64_t i, std::int64_t j, std::int64_t jj,
-                                           double (&slots)[8]) const {
+                                           double (&slots)[N]) const {
     const int G = slices_a + slices_b - 2;
-    const int per_slot = (52 - Diagonals::sum_bits) / bits + 1;
-    if (G + 1 > 8 * per_slot) return false;
+    const int per_slot = packed_per_slot();
+    if (G + 1 > N * per_slot) return false;
     const int scale = top_a(i) + top_b(j) - 2 * bits;
     if (scale - G * bits < -1000 || scale + 62 > 1000) return false;
-    for (int q = 0; q < 8; ++q) slots[q] = 0.0;
+    for (int q = 0; q < N; ++q) slots[q] = 0.0;
     bool nonzero = false;
     int q = 0;
     for (int g = 0; g <= G; g += per_slot) {
