@@ -288,11 +288,16 @@ TEST(Trsv, ZeroAndNaNOnTheDiagonalFollowIeee) {
   EXPECT_TRUE(std::isnan(x[2]));
 }
 
-// The team diagonal-block solve (the device default; on the host the team schedules ask for it)
-// against the one-thread solve of the host default, bit for bit: random, ill-conditioned and
-// float systems, signed zeros, infinities, NaNs and products beyond the double range, every
-// variant, with team sizes, accumulator copies, expansion sizes and block sizes that split the
-// rows differently. On the host this keeps the device's diagonal path checked by the CPU tests.
+// The device diagonal-block solves against the default, bit for bit: on the host the one-thread
+// solve against the team solve (team_per_output) and, for doubles, the certified rows
+// (output_block: compensated panel sums, rows owned by threads, exact fallback where the rounding
+// is not certified); on a device the certified rows (its default for doubles) against the team
+// solve. Random, ill-conditioned and float systems, signed zeros, infinities, NaNs and products
+// beyond the double range, every variant, with team sizes, accumulator copies, expansion sizes and
+// block sizes that split the rows differently (certified rows: groups of four rows a thread, blocks
+// of at most four times the team; zeros, NaNs and ill-conditioned rows make the first launch stop
+// at refused rows anywhere in a group, and the second resume there). On the host this keeps the
+// device's diagonal paths checked by the CPU tests.
 template <class T>
 void expect_team_blocks_match(const Variant& v, const std::vector<T>& a, std::size_t n,
                               const std::vector<T>& b, const std::string& what) {
@@ -305,7 +310,10 @@ void expect_team_blocks_match(const Variant& v, const std::vector<T>& a, std::si
   for (const Setting s : {Setting{ExKokkos::Schedule::team_per_output, 1, 1, 2, 0, 1},
                           Setting{ExKokkos::Schedule::team_per_output, widest, 2, 3, 1, 7},
                           Setting{ExKokkos::Schedule::output_block, widest, 8, 4, 1, 64},
-                          Setting{ExKokkos::Schedule::output_block, 2, 3, 8, 0, 1000}}) {
+                          Setting{ExKokkos::Schedule::output_block, 2, 3, 8, 0, 1000},
+                          Setting{ExKokkos::Schedule::output_block, widest, 1, 4, 1, widest},
+                          Setting{ExKokkos::Schedule::output_block, 1, 1, 2, 0, 5},
+                          Setting{ExKokkos::Schedule::output_block, 3, 2, 3, 0, 13}}) {
     ExKokkos::Options o;
     o.schedule = s.schedule;
     o.team_size = std::min(s.team, widest);

@@ -1,13 +1,17 @@
 // The blocked substitution behind extrsv (ExTRSV of the ExBLAS papers). All eight variants are
 // one lower-triangular forward substitution on a relabelled matrix: with q = n-1-i when op(A) is
-// upper triangular (reversed order), T(q, r) = op(A)(idx(q), idx(r)) is lower triangular.
+// upper triangular (reversed order), T(q, r) = op(A)(idx(q), idx(r)) is lower triangular
+// (ExKokkos_TrsvOperands_impl.hpp).
 //
 // Block by block (nb rows, the block size), left-looking:
-//   1. panel: for each row q of the block, S_q = sum_{r < p} -T(q, r) x_r exactly, by the exgemv
-//      schedules (parallel over rows), kept unrounded in a workspace of long accumulators;
-//   2. diagonal block, row by row in order: S_q += b_q + sum_{p <= r < q} -T(q, r) x_r exactly,
-//      then x_q = RN(RN(S_q) / T(q, q)) (or RN(S_q) with a unit diagonal); one thread on the
-//      host (DiagonalBlockFunctor), one team sharing each row's terms on devices
+//   1. panel: for each row q of the block, S_q = sum_{r < p} -T(q, r) x_r by the exgemv
+//      schedules (parallel over rows), kept unrounded in a workspace: exact (long accumulators),
+//      or as a compensated sum for the certified rows;
+//   2. diagonal block, row by row in order: S_q += b_q + sum_{p <= r < q} -T(q, r) x_r, then
+//      x_q = RN(RN(S_q) / T(q, q)) (or RN(S_q) with a unit diagonal), RN(S_q) of the exact S_q:
+//      one thread on the host (DiagonalBlockFunctor); on devices (doubles) a team whose threads
+//      own rows and round them where a compensated sum certifies RN(S_q), solving the others
+//      exactly (CertifiedRowsDiagonalBlock); otherwise a team sharing each row's terms
 //      (TeamDiagonalBlockFunctor).
 // The residual is the exact sum of b_q and the negated products (negation is exact), so even the
 // sign of an exact zero is that of IEEE's b_q - t_q0 x_0 - t_q1 x_1 - ...
@@ -18,60 +22,14 @@
 #define EXKOKKOS_TRSV_IMPL_HPP
 
 #include "ExKokkos_Gemv_impl.hpp"
+#include "ExKokkos_TrsvOperands_impl.hpp"
+#include "ExKokkos_TrsvCertifiedRows_impl.hpp"
+#include "ExKokkos_TrsvTeamRow_impl.hpp"
 
 #include <ExKokkos_CompensatedSum.hpp>
 
 namespace ExKokkos {
 namespace Impl {
-
-template <class AView, bool Transposed, bool Reversed>
-struct TriangleOperand {
-  AView A;
-  std::int64_t n;
-  KOKKOS_INLINE_FUNCTION std::int64_t index(std::int64_t q) const {
-    return Reversed ? n - 1 - q : q;
-  }
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t q, std::int64_t r) const {
-    const std::int64_t i = index(q), j = index(r);
-    return Transposed ? A(j, i) : A(i, j);
-  }
-  bool row_contiguous() const { return !Reversed && A.stride(Transposed ? 0 : 1) == 1; }
-};
-
-// Rows p .. p+rows-1 of -T against the solved columns 0 .. p-1 (an exgemv operand).
-template <class Tri>
-struct PanelOperand {
-  Tri tri;
-  std::int64_t p, rows;
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i, std::int64_t k) const {
-    return -tri(p + i, k);
-  }
-  std::int64_t outputs() const { return rows; }
-  std::int64_t inner() const { return p; }
-  bool inner_contiguous() const { return tri.row_contiguous(); }
-};
-
-// The whole of row q of -T including its diagonal (-1 when unit), zeros beyond it: the operand
-// of the exact residual b - T x.
-template <class Tri>
-struct FullTriangleOperand {
-  Tri tri;
-  bool unit;
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t q, std::int64_t r) const {
-    return r < q ? -tri(q, r) : (r == q ? (unit ? -1.0 : -tri(q, q)) : 0.0);
-  }
-  std::int64_t outputs() const { return tri.n; }
-  std::int64_t inner() const { return tri.n; }
-  bool inner_contiguous() const { return tri.row_contiguous(); }
-};
-
-// x_r in the relabelled order, read from the vector being solved in place.
-template <class Tri, class BView>
-struct RelabelledVector {
-  Tri tri;
-  BView b;
-  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t r) const { return b(tri.index(r)); }
-};
 
 // Panel finish: keeps S exactly.
 template <class T, class Workspace>
@@ -164,15 +122,10 @@ struct DiagonalBlockFunctor {
 
 // The diagonal block on a team: what DiagonalBlockFunctor does on one thread, which on a GPU
 // kept a whole block's rows on one thread (with a long accumulator per row in local memory) and
-// ran 762 times slower than cuBLAS. Row by row, in order: the team's threads stride the terms
-// -T(q, r) x_r, p <= r < q, with an expansion each (products exact by TwoProd, sums by TwoSum),
-// flushed into a team accumulator in scratch memory with integer atomics (exact, so the order of
-// the deposits does not matter); the panel's exact sum ws(i) and b_q join it there. One thread
-// rounds the exact residual once and divides, as DiagonalBlockFunctor does: x_q depends only on
-// the exact sum and the flags (the OR of the terms' classes: the same however the terms are
-// split), so both give the same bits, signed zeros, infinities and NaNs included. The team
-// barrier after each row publishes x_q (a global write) to the threads that read it in the next
-// rows. One team: no team ever waits on another.
+// ran 762 times slower than cuBLAS. Row by row, in order, each row exactly on the team from the
+// block's first column with the panel's exact sum ws(i) (TeamExactRow), as DiagonalBlockFunctor
+// does: the same bits. The team barrier after each row publishes x_q (a global write) to the
+// threads that read it in the next rows. One team: no team ever waits on another.
 //
 // Launch bounds: the team runs alone on one multiprocessor, so occupancy does not matter; the
 // bounds let a 256-thread team launch whatever the registers of the rounding path, and leave that
@@ -182,70 +135,104 @@ struct TeamDiagonalBlockFunctor {
   static constexpr int max_team_size = 256;
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, 1>>;
   using member_type = typename policy_type::member_type;
-  using T = typename BView::non_const_value_type;
-  using terms_type =
-      RowTerms<PanelOperand<Tri>, RelabelledVector<Tri, BView>, std::is_same<T, double>::value>;
-  using is_product = std::integral_constant<bool, terms_type::is_product>;
-  Tri tri;
-  BView b;
+  using row_type = TeamExactRow<Tri, BView, N, EarlyExit>;
+  row_type row;
   Workspace ws;
-  std::int64_t p, rows;
-  bool unit, first_block;
+  bool first_block;
   int copies;
 
-  static std::size_t scratch_size(int copies) {
-    return TeamAccumulator::scratch_size(copies) +
-           sizeof(std::uint64_t) * AccumulatorFormat::num_digits;
-  }
+  static std::size_t scratch_size(int copies) { return row_type::scratch_size(copies); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const TeamAccumulator accumulator(team, copies);
-    std::uint64_t* merged = static_cast<std::uint64_t*>(
-        team.team_scratch(0).get_shmem(sizeof(std::uint64_t) * AccumulatorFormat::num_digits));
-    for (std::int64_t i = 0; i < rows; ++i) {
-      const std::int64_t q = p + i;
-      accumulator.clear(team);
-      if (!first_block) accumulator.merge(team, ws(i).digits(), ws(i).flags());
-      if (team.team_size() == 1) {
-        TeamAccumulator::ExclusiveSink sink = accumulator.exclusive_sink();
-        accumulate(team, i, sink);
-      } else {
-        TeamAccumulator::Sink sink = accumulator.sink_for(team);
-        accumulate(team, i, sink);
-      }
-      team.team_barrier();
-      std::uint32_t flags = 0;
-      accumulator.reduce(team, merged, flags);
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        const T residual = round_normalized<T>(merged, flags);
-        b(tri.index(q)) = unit ? residual : residual / T(tri(q, q));
-      });
-      team.team_barrier();
-    }
-  }
-
-  // Row i's terms strided over the team, and b_q (thread 0). An expansion that received nothing
-  // but -0 is not flushed: its -0 head would only say "a term was added", which b_q says anyway.
-  template <class Sink>
-  KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, std::int64_t i,
-                                         Sink& sink) const {
-    const std::int64_t q = p + i;
-    const terms_type terms{PanelOperand<Tri>{tri, p, rows}, RelabelledVector<Tri, BView>{tri, b},
-                           i};
-    Expansion<N, EarlyExit> expansion;
-    accumulate_strided<4>(terms, p + team.team_rank(), q, team.team_size(), expansion, sink,
-                          is_product());
-    if (team.team_rank() == 0) sink.add(double(b(tri.index(q))));
-    if (!expansion.empty()) expansion.flush(sink);
-    sink.publish();
+    std::uint64_t* merged = row_type::merged_digits(team);
+    for (std::int64_t i = 0; i < row.rows; ++i)
+      row.solve(team, accumulator, merged, i, row.p, first_block ? nullptr : &ws(i), nullptr);
   }
 };
 
 template <class ExecSpace>
 using TrsvWorkspace = Kokkos::View<LongAccumulator*, typename ExecSpace::memory_space>;
 
-// The diagonal block on a team: the default on devices; on the host only when asked for with the
-// team schedules (the host tests use it to check the device path bit for bit).
+// How the diagonal blocks are solved (and so what the panels keep).
+enum class DiagonalSolve {
+  one_thread,     // host default: DiagonalBlockFunctor; panels keep exact sums
+  team,           // TeamDiagonalBlockFunctor; panels keep exact sums
+  certified_rows  // devices' default for doubles: CertifiedRowsDiagonalBlock; compensated sums
+                  // in parts (CertifiedPanelFunctor)
+};
+
+struct TrsvPlan {
+  DiagonalSolve diagonal = DiagonalSolve::one_thread;
+  LaunchConfig launch;      // the diagonal blocks' team
+  std::int64_t block = 0;   // rows per diagonal block
+  std::int64_t chunks = 0;  // certified_rows: the most parts of a panel
+};
+
+// The diagonal solve and its configuration. On devices: certified rows for doubles unless the
+// schedule is team_per_output (the team solve, kept to check it against), or the rows are too
+// long for the panels' compensated sums (compensated_max_inner, beyond which every row would be
+// refused). On the host one thread solves each block unless the schedule names a device one:
+// output_block (certified rows for doubles, else the team) or team_per_output (the team).
+// A team takes team_size threads; the team solve's accumulator (and the certified rows' exact
+// fallback) receives, per row, at most the panel's sum (fewer deposits than the panel's terms times
+// 2 + N plus its threads' flushes) and the block's terms: fewer than n (2 + N) + team_size N
+// deposits in all, which must stay within the headroom.
+template <class T, class ExecSpace>
+TrsvPlan plan_trsv(const ExecSpace& space, const Options& options, std::int64_t n,
+                   const char* routine) {
+  const bool host = is_host_space<ExecSpace>();
+  const Schedule s = options.schedule;
+  TrsvPlan plan;
+  std::int64_t block = options.block_size > 0 ? options.block_size : (host ? 128 : 256);
+  const bool certifies = std::is_same<T, double>::value && n <= compensated_max_inner;
+  if (!host)
+    plan.diagonal = certifies && s != Schedule::team_per_output ? DiagonalSolve::certified_rows
+                                                                : DiagonalSolve::team;
+  else if (s == Schedule::output_block)
+    plan.diagonal = certifies ? DiagonalSolve::certified_rows : DiagonalSolve::team;
+  else if (s == Schedule::team_per_output)
+    plan.diagonal = DiagonalSolve::team;
+  plan.launch = resolve_reduction_config(space, options, block < n ? block : n, 2, routine);
+  if (plan.diagonal != DiagonalSolve::one_thread) {
+    // (teams above 256 threads on devices: resolve_reduction_config refuses them)
+    const LaunchConfig& c = plan.launch;
+    const std::int64_t deposits =
+        n * (2 + c.expansion_size) + 2 * std::int64_t(c.team_size) * c.expansion_size + 2;
+    check_option(deposits < std::int64_t(AccumulatorFormat::deposit_capacity), routine,
+                 "extrsv with " + std::to_string(n) + " rows (a team accumulator's headroom)");
+  }
+  if (plan.diagonal == DiagonalSolve::certified_rows) {
+    // A block of R rows a thread unless asked for fewer; the bits do not depend on it.
+    const std::int64_t most = std::int64_t(certified_rows_per_thread) * plan.launch.team_size;
+    block = options.block_size > 0 && options.block_size < most ? options.block_size : most;
+    plan.chunks = certified_panel_max_chunks(space);
+  }
+  plan.block = block < n ? block : n;
+  return plan;
+}
+
+// The panel sums and the diagonal blocks' workspace: exact sums, or compensated ones in parts for
+// the certified rows (and where their first launch stopped).
+template <class ExecSpace>
+struct TrsvWorkspaces {
+  TrsvWorkspace<ExecSpace> exact;
+  CompensatedParts<ExecSpace> compensated;
+  CertifiedRowsState<ExecSpace> stopped;
+  explicit TrsvWorkspaces(const TrsvPlan& plan) {
+    const auto rows = static_cast<std::size_t>(plan.block);
+    if (plan.diagonal == DiagonalSolve::certified_rows) {
+      compensated = CompensatedParts<ExecSpace>("ExKokkos::extrsv::panel_sums",
+                                                static_cast<std::size_t>(plan.chunks), rows);
+      stopped.sums = CompensatedParts<ExecSpace>("ExKokkos::extrsv::stopped_sums", 1, rows);
+      stopped.status = decltype(stopped.status)("ExKokkos::extrsv::stopped_at", 1);
+    } else {
+      exact = TrsvWorkspace<ExecSpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ExKokkos::extrsv::workspace"), rows);
+    }
+  }
+};
+
 template <class ExecSpace, class Tri, class BView>
 void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, const Tri& tri,
                                 const BView& b, const TrsvWorkspace<ExecSpace>& ws, std::int64_t p,
@@ -259,7 +246,7 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
       typename F::policy_type policy(space, 1, c.team_size);
       policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(c.copies)));
       Kokkos::parallel_for("ExKokkos::extrsv::diagonal_block", policy,
-                           F{tri, b, ws, p, rows, unit, p == 0, c.copies});
+                           F{{tri, b, p, rows, unit}, ws, p == 0, c.copies});
     };
     if (c.early_exit)
       launch(std::true_type());
@@ -268,66 +255,82 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
   });
 }
 
+// The certified rows: a first launch that stops at a refused row, and one that resumes from there
+// with the exact path (or returns at once).
 template <class ExecSpace, class Tri, class BView>
-void launch_diagonal_block(const ExecSpace& space, const LaunchConfig& c, bool on_team,
-                           const Tri& tri, const BView& b, const TrsvWorkspace<ExecSpace>& ws,
-                           std::int64_t p, std::int64_t rows, bool unit, std::true_type /*host*/) {
-  if (on_team) return launch_team_diagonal_block(space, c, tri, b, ws, p, rows, unit);
-  with_expansion_size(c.expansion_size, [&](auto size) {
-    using F = DiagonalBlockFunctor<Tri, BView, TrsvWorkspace<ExecSpace>, decltype(size)::value>;
-    Kokkos::parallel_for("ExKokkos::extrsv::diagonal_block",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-                         F{tri, b, ws, p, rows, unit, p == 0});
-  });
-}
-
-template <class ExecSpace, class Tri, class BView>
-void launch_diagonal_block(const ExecSpace& space, const LaunchConfig& c, bool /*on_team*/,
-                           const Tri& tri, const BView& b, const TrsvWorkspace<ExecSpace>& ws,
-                           std::int64_t p, std::int64_t rows, bool unit, std::false_type /*host*/) {
-  launch_team_diagonal_block(space, c, tri, b, ws, p, rows, unit);
-}
-
-// The diagonal blocks' launch configuration. A team (the default on devices, or the schedules
-// team_per_output and output_block on the host) takes team_size threads and accumulators_per_team
-// copies; its accumulator receives, per row, the panel's sum (its deposits, fewer than the
-// panel's terms times 2 + N plus its threads' flushes) and the block's terms: fewer than
-// n (2 + N) + team_size N deposits in all, which must stay within the headroom.
-template <class ExecSpace>
-LaunchConfig resolve_diagonal_config(const ExecSpace& space, const Options& options, std::int64_t n,
-                                     std::int64_t rows, bool& on_team, const char* routine) {
-  const bool host = is_host_space<ExecSpace>();
-  on_team = !host || options.schedule == Schedule::team_per_output ||
-            options.schedule == Schedule::output_block;
-  const LaunchConfig c = resolve_reduction_config(space, options, rows, 2, routine);
-  if (on_team) {  // (teams above 256 threads on devices: resolve_reduction_config refuses them)
-    const std::int64_t deposits =
-        n * (2 + c.expansion_size) + 2 * std::int64_t(c.team_size) * c.expansion_size + 2;
-    check_option(deposits < std::int64_t(AccumulatorFormat::deposit_capacity), routine,
-                 "extrsv with " + std::to_string(n) + " rows (a team accumulator's headroom)");
+void launch_certified_rows(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri,
+                           const BView& b, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
+                           std::int64_t rows, bool unit) {
+  if constexpr (std::is_same<typename BView::non_const_value_type, double>::value) {
+    const std::int64_t panel_parts = p > 0 ? certified_panel_shape(space, p, rows).chunks : 0;
+    auto launch = [&](auto exact_fallback) {
+      using F = CertifiedRowsDiagonalBlock<ExecSpace, Tri, BView, decltype(exact_fallback)::value>;
+      typename F::policy_type policy(space, 1, plan.launch.team_size);
+      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(plan.launch.copies, rows)));
+      Kokkos::parallel_for(
+          "ExKokkos::extrsv::certified_rows", policy,
+          F{{tri, b, p, rows, unit}, ws.compensated, panel_parts, ws.stopped, plan.launch.copies});
+    };
+    launch(std::false_type());
+    launch(std::true_type());
   }
-  return c;
+}
+
+template <class ExecSpace, class Tri, class BView>
+void launch_diagonal_block(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri,
+                           const BView& b, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
+                           std::int64_t rows, bool unit) {
+  if (plan.diagonal == DiagonalSolve::certified_rows)
+    return launch_certified_rows(space, plan, tri, b, ws, p, rows, unit);
+  if constexpr (is_host_space<ExecSpace>()) {  // the one-thread solve is a host loop
+    if (plan.diagonal == DiagonalSolve::one_thread) {
+      with_expansion_size(plan.launch.expansion_size, [&](auto size) {
+        using F = DiagonalBlockFunctor<Tri, BView, TrsvWorkspace<ExecSpace>, decltype(size)::value>;
+        Kokkos::parallel_for("ExKokkos::extrsv::diagonal_block",
+                             Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+                             F{tri, b, ws.exact, p, rows, unit, p == 0});
+      });
+      return;
+    }
+  }
+  launch_team_diagonal_block(space, plan.launch, tri, b, ws.exact, p, rows, unit);
+}
+
+// The panel of block p: each row's sum over the solved columns, exact (by the exgemv schedules),
+// or compensated in parts for the certified rows (CertifiedPanelFunctor).
+template <class T, class ExecSpace, class Tri, class BView>
+void launch_panel(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri, const BView& b,
+                  const Options& options, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
+                  std::int64_t rows, const char* routine) {
+  if constexpr (std::is_same<T, double>::value) {
+    if (plan.diagonal == DiagonalSolve::certified_rows) {
+      constexpr int team = certified_panel_team_size<ExecSpace>();
+      const CertifiedPanelShape shape = certified_panel_shape(space, p, rows);
+      using F = CertifiedPanelFunctor<ExecSpace, Tri, BView>;
+      typename F::policy_type policy(space, static_cast<int>(shape.slices * shape.chunks), team);
+      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(team)));
+      Kokkos::parallel_for("ExKokkos::extrsv::certified_panel", policy,
+                           F{tri, b, ws.compensated, p, rows, shape});
+      return;
+    }
+  }
+  const PanelOperand<Tri> panel{tri, p, rows};
+  const GemvConfig c =
+      resolve_gemv_config(space, options, panel, std::is_same<T, double>::value, routine);
+  launch_gemv(space, c, panel, RelabelledVector<Tri, BView>{tri, b},
+              KeepExactSum<T, TrsvWorkspace<ExecSpace>>{ws.exact},
+              std::integral_constant<bool, is_host_space<ExecSpace>()>());
 }
 
 template <class T, class ExecSpace, class Tri, class BView>
 void blocked_substitution(const ExecSpace& space, const Tri& tri, const BView& b, bool unit,
-                          const Options& options, const TrsvWorkspace<ExecSpace>& ws,
-                          const char* routine) {
-  using Workspace = TrsvWorkspace<ExecSpace>;
-  const std::int64_t n = tri.n, nb = static_cast<std::int64_t>(ws.extent(0));
-  using host_tag = std::integral_constant<bool, is_host_space<ExecSpace>()>;
+                          const Options& options, const TrsvPlan& plan,
+                          const TrsvWorkspaces<ExecSpace>& ws, const char* routine) {
+  const std::int64_t n = tri.n, nb = plan.block;
   for (std::int64_t p = 0; p < n; p += nb) {
     const std::int64_t rows = n - p < nb ? n - p : nb;
-    if (p > 0) {
-      const PanelOperand<Tri> panel{tri, p, rows};
-      const GemvConfig c =
-          resolve_gemv_config(space, options, panel, std::is_same<T, double>::value, routine);
-      launch_gemv(space, c, panel, RelabelledVector<Tri, BView>{tri, b},
-                  KeepExactSum<T, Workspace>{ws}, host_tag());
-    }
-    bool on_team = false;
-    const LaunchConfig c = resolve_diagonal_config(space, options, n, rows, on_team, routine);
-    launch_diagonal_block(space, c, on_team, tri, b, ws, p, rows, unit, host_tag());
+    if (p > 0) launch_panel<T>(space, plan, tri, b, options, ws, p, rows, routine);
+    launch_diagonal_block(space, plan, tri, b, ws, p, rows, unit);
   }
 }
 
@@ -351,18 +354,15 @@ int solve_triangular(const ExecSpace& space, const Tri& tri, const BView& b, boo
                      const Options& options, const char* routine) {
   using T = typename BView::non_const_value_type;
   const std::int64_t n = tri.n;
-  const bool host = is_host_space<ExecSpace>();
-  const std::int64_t block = options.block_size > 0 ? options.block_size : (host ? 128 : 256);
-  const TrsvWorkspace<ExecSpace> ws(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ExKokkos::extrsv::workspace"),
-      static_cast<std::size_t>(block < n ? block : n));
+  const TrsvPlan plan = plan_trsv<T>(space, options, n, routine);
+  const TrsvWorkspaces<ExecSpace> ws(plan);
   Kokkos::View<T*, typename ExecSpace::memory_space> original, correction;
   if (options.refinement_steps > 0) {
     original = decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), n);
     correction = decltype(correction)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "d"), n);
     Kokkos::deep_copy(space, original, b);
   }
-  blocked_substitution<T>(space, tri, b, unit, options, ws, routine);
+  blocked_substitution<T>(space, tri, b, unit, options, plan, ws, routine);
   int steps = 0;
   while (steps < options.refinement_steps) {
     const FullTriangleOperand<Tri> full{tri, unit};
@@ -372,7 +372,7 @@ int solve_triangular(const ExecSpace& space, const Tri& tri, const BView& b, boo
         space, c, full, RelabelledVector<Tri, BView>{tri, b},
         ResidualFinish<Tri, decltype(correction), decltype(original)>{tri, correction, original},
         std::integral_constant<bool, is_host_space<ExecSpace>()>());
-    blocked_substitution<T>(space, tri, correction, unit, options, ws, routine);
+    blocked_substitution<T>(space, tri, correction, unit, options, plan, ws, routine);
     std::int64_t changed = 0;
     Kokkos::parallel_reduce("ExKokkos::extrsv::refine", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                             ApplyCorrection<BView, decltype(correction)>{b, correction}, changed);

@@ -1,0 +1,162 @@
+// The panel of extrsv's certified rows: for each row q = p + i of a diagonal block, the
+// compensated sum (CompensatedSum, Dot2 of Ogita, Rump and Oishi) of -T(q, r) x_r over the solved
+// columns r < p, kept unrounded for CertifiedRowsDiagonalBlock.
+//
+// A block has few rows (up to 1024) and many columns. A team takes a slice of S neighbouring rows
+// (S = 32 on devices: a warp reads one coalesced piece of a column when T's columns are
+// contiguous, y = A x with LayoutLeft) and a chunk of the columns; its T / S groups of S threads
+// stride the chunk's columns, and the team merges their sums (CompensatedSum::merge) into one
+// part per row and chunk. The diagonal block merges a row's parts (a few: at most one chunk per
+// multiprocessor's two teams). CompensatedSum's margin holds for any order of additions and any
+// tree of merges, so the split changes no bit: the certified rounding either gives RN of the exact
+// sum or refuses.
+//
+// The parts are kept as separate arrays (s, c, magnitude, terms), read and written one coalesced
+// field at a time: a View of CompensatedSum was written byte by byte by nvcc (2026-11-25, H100).
+#ifndef EXKOKKOS_TRSVCERTIFIEDPANEL_IMPL_HPP
+#define EXKOKKOS_TRSVCERTIFIEDPANEL_IMPL_HPP
+
+#include "ExKokkos_Tuning_impl.hpp"
+#include "ExKokkos_TrsvOperands_impl.hpp"
+
+#include <ExKokkos_CompensatedSum.hpp>
+
+#include <string>
+
+namespace ExKokkos {
+namespace Impl {
+
+// Compensated sums (part, row of the block), one array per field (head, errors, magnitude and the
+// count of error terms, an integer below 2^21 and so exact in a double), in one allocation.
+template <class ExecSpace>
+struct CompensatedParts {
+  Kokkos::View<double***, Kokkos::LayoutRight, typename ExecSpace::memory_space> fields;
+
+  CompensatedParts() = default;
+  CompensatedParts(const char* label, std::size_t parts, std::size_t rows)
+      : fields(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), 4, parts,
+               rows) {}
+
+  KOKKOS_INLINE_FUNCTION CompensatedSum get(std::int64_t j, std::int64_t i) const {
+    return CompensatedSum(fields(0, j, i), fields(1, j, i), fields(2, j, i),
+                          static_cast<int>(fields(3, j, i)));
+  }
+  KOKKOS_INLINE_FUNCTION void set(std::int64_t j, std::int64_t i, const CompensatedSum& s) const {
+    fields(0, j, i) = s.head();
+    fields(1, j, i) = s.errors();
+    fields(2, j, i) = s.magnitude();
+    fields(3, j, i) = double(s.terms());
+  }
+};
+
+// How a panel is split: slices of `slice` rows, `chunks` ranges of `columns` columns.
+struct CertifiedPanelShape {
+  int slice;  // rows a team (the team size when smaller than 32)
+  std::int64_t slices, chunks, columns;
+};
+
+// The panel's team: 256 threads on devices, one on the host.
+template <class ExecSpace>
+constexpr int certified_panel_team_size() {
+  return is_host_space<ExecSpace>() ? 1 : 256;
+}
+
+// Devices: about four teams a multiprocessor over the whole panel (Kokkos counts 2048 threads a
+// multiprocessor), each of whose threads takes at least 64 columns, and at most 32 parts a row;
+// the host: one team a thread.
+template <class ExecSpace>
+CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t p,
+                                          std::int64_t rows) {
+  constexpr int team_size = certified_panel_team_size<ExecSpace>();
+  constexpr int slice = team_size < 32 ? team_size : 32;
+  constexpr std::int64_t groups = team_size / slice;  // threads sharing a row
+  constexpr std::int64_t most_chunks = 32;
+  const std::int64_t slices = (rows + slice - 1) / slice;
+  const std::int64_t teams = is_host_space<ExecSpace>()
+                                 ? std::int64_t(compat::concurrency(space))
+                                 : std::int64_t(compat::concurrency(space)) / 512;
+  std::int64_t chunks = teams / slices;
+  const std::int64_t useful = (p + 64 * groups - 1) / (64 * groups);
+  if (chunks > useful) chunks = useful;
+  if (chunks > most_chunks) chunks = most_chunks;
+  if (chunks < 1) chunks = 1;
+  return {slice, slices, chunks, (p + chunks - 1) / chunks};
+}
+
+// The most parts of any panel (a block of one row).
+template <class ExecSpace>
+std::int64_t certified_panel_max_chunks(const ExecSpace& space) {
+  return certified_panel_shape(space, std::int64_t(1) << 40, 1).chunks;
+}
+
+template <class ExecSpace, class Tri, class BView>
+struct CertifiedPanelFunctor {
+  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  using member_type = typename policy_type::member_type;
+  Tri tri;
+  BView b;
+  CompensatedParts<ExecSpace> parts;  // (chunk, row of the block)
+  std::int64_t p, rows;               // the block's first row and rows
+  CertifiedPanelShape shape;
+
+  // Each thread's sum, for the team's merge.
+  static std::size_t scratch_size(int team_size) {
+    return (3 * sizeof(double) + sizeof(int)) * static_cast<std::size_t>(team_size);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const std::int64_t slice = team.league_rank() % shape.slices;
+    const std::int64_t chunk = team.league_rank() / shape.slices;
+    const int T = team.team_size(), t = team.team_rank();
+    const int lane = t % shape.slice, group = t / shape.slice, groups = T / shape.slice;
+    const std::int64_t i = slice * shape.slice + lane;
+    const std::int64_t first = chunk * shape.columns;
+    const std::int64_t last = first + shape.columns < p ? first + shape.columns : p;
+    CompensatedSum sum;
+    if (i < rows && group < groups) {
+      const std::int64_t q = p + i;
+      std::int64_t r = first + group;
+      // Eight terms' loads issued before their sums, which form a dependent chain.
+      for (; r + 7 * groups < last; r += 8 * groups) {
+        double a[8], x[8];
+        for (int u = 0; u < 8; ++u) {
+          a[u] = tri(q, r + u * groups);
+          x[u] = b(tri.index(r + u * groups));
+        }
+        for (int u = 0; u < 8; ++u) sum.add_product(a[u], -x[u]);
+      }
+      for (; r < last; r += groups) sum.add_product(tri(q, r), -double(b(tri.index(r))));
+    }
+    auto& shmem = team.team_scratch(0);
+    double* heads = static_cast<double*>(shmem.get_shmem(sizeof(double) * T));
+    double* errors = static_cast<double*>(shmem.get_shmem(sizeof(double) * T));
+    double* magnitudes = static_cast<double*>(shmem.get_shmem(sizeof(double) * T));
+    int* terms = static_cast<int*>(shmem.get_shmem(sizeof(int) * T));
+    heads[t] = sum.head();
+    errors[t] = sum.errors();
+    magnitudes[t] = sum.magnitude();
+    terms[t] = sum.terms();
+    team.team_barrier();
+    if (group == 0 && i < rows) {
+      for (int g = 1; g < groups; ++g) {
+        const int u = g * shape.slice + lane;
+        sum.merge(CompensatedSum(heads[u], errors[u], magnitudes[u], terms[u]));
+      }
+      parts.set(chunk, i, sum);
+    }
+  }
+};
+
+// Row i's sum over the panel: its parts merged.
+template <class ExecSpace>
+KOKKOS_INLINE_FUNCTION CompensatedSum merged_parts(const CompensatedParts<ExecSpace>& parts,
+                                                   std::int64_t count, std::int64_t i) {
+  CompensatedSum sum = parts.get(0, i);
+  for (std::int64_t j = 1; j < count; ++j) sum.merge(parts.get(j, i));
+  return sum;
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_TRSVCERTIFIEDPANEL_IMPL_HPP
