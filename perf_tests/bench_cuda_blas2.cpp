@@ -116,6 +116,22 @@ void register_level2(int n) {
   register_timed(
       "extrsv_LN" + suffix, restore, [in] { ExKokkos::extrsv(Space(), "L", "N", "N", in.L, in.b); },
       matrix_bytes / 2);
+  // extrsv's other settings: teams of 128 threads for the certified rows (blocks of 512 rows
+  // instead of 1024), and the exact team solve of each row (at 4096 only: it took 200 ms at 16384).
+  {
+    ExKokkos::Options o;
+    o.team_size = 128;
+    register_timed(
+        "extrsv_LN_team128" + suffix, restore,
+        [in, o] { ExKokkos::extrsv(Space(), "L", "N", "N", in.L, in.b, o); }, matrix_bytes / 2);
+  }
+  if (n <= 4096) {
+    ExKokkos::Options o;
+    o.schedule = ExKokkos::Schedule::team_per_output;
+    register_timed(
+        "extrsv_LN_team_exact" + suffix, restore,
+        [in, o] { ExKokkos::extrsv(Space(), "L", "N", "N", in.L, in.b, o); }, matrix_bytes / 2);
+  }
   register_timed(
       "cublasDtrsv_LN" + suffix, restore,
       [in, n] {
@@ -137,7 +153,9 @@ int main(int argc, char** argv) {
         register_gemv_shape(4096, 65536, "wide");
         return Pairs{{"exgemv_N", "cublasDgemv_N"},
                      {"exgemv_T", "cublasDgemv_T"},
-                     {"extrsv_LN", "cublasDtrsv_LN"}};
+                     {"extrsv_LN", "cublasDtrsv_LN"},
+                     {"extrsv_LN_team128", "cublasDtrsv_LN"},
+                     {"extrsv_LN_team_exact", "cublasDtrsv_LN"}};
       },
       [] { kept_inputs<Level2Inputs>().clear(); });
 }
