@@ -581,18 +581,27 @@ struct GemvConfig {
 // terms then strided over several warps). Nor below min_terms_per_thread terms a thread (inner R /
 // t): the merge of an output's t / R thread sums costs two rounds and their barriers whatever the
 // terms, and 4096 x 4096 "T" with one output a team (16 terms a thread) took 0.108 ms against
-// 0.078 ms with 8 (H100, 2026-11-25), while 4096 x 4096 "N" at 64 terms a thread gained. The
-// bits do not depend on R.
+// 0.078 ms with 8 (H100, 2026-11-25), while 4096 x 4096 "N" at 64 terms a thread gained. And
+// from 8 neighbouring outputs (64-byte pieces of a column) down to 4 (32 bytes) only when the
+// launch would have fewer than half the wanted teams: a warp's load then touches twice as many
+// pieces of half the size, and at 16384 x 16384 "N" 8 outputs a team (2048 teams, 5.2 waves)
+// took 1.034 ms against 1.084-1.104 ms with 4 (4096 teams; cuBLAS 0.741 ms; H100, 2026-11-25,
+// teams of 256), while the wide 4096 x 65536 "N" still needs 4 (1.43 ms against 1.75 with 8:
+// 512 teams). The bits do not depend on R.
 template <class ExecSpace, class Op>
 int output_block_outputs_per_team(const ExecSpace& space, const Op& op, int t) {
   constexpr std::int64_t min_terms_per_thread = 64;
+  constexpr int narrow_pieces = 8;  // outputs_fast: below this, halve only for want of teams
   const bool outputs_fast = !op.inner_contiguous();
   int R = outputs_fast ? std::min(t, 32) : std::max(1, t / 32);
   if (t % 32 != 0) return R;
   const std::int64_t wanted = 2 * std::int64_t(space.concurrency()) / t;
   const int least = outputs_fast ? 4 : 1;
-  while (R / 2 >= least && (op.outputs() + R - 1) / R < wanted &&
-         op.inner() * (R / 2) >= min_terms_per_thread * t)
+  const auto too_few_teams = [&](int r) {
+    const std::int64_t teams = (op.outputs() + r - 1) / r;
+    return outputs_fast && r <= narrow_pieces ? 2 * teams < wanted : teams < wanted;
+  };
+  while (R / 2 >= least && too_few_teams(R) && op.inner() * (R / 2) >= min_terms_per_thread * t)
     R /= 2;
   return R;
 }
