@@ -35,12 +35,15 @@
 namespace ExKokkos {
 namespace Impl {
 
-// Launch bounds for the kernels whose last team finishes: at most 256 threads per team, three
-// teams per multiprocessor, which caps a GPU kernel at 65536 / (256 * 3) = 85 registers.
+// Launch bounds for the kernels whose last team finishes: at most 256 threads per team and
+// TeamsPerMultiprocessor of them resident, which caps a GPU kernel at 65536 / (256 * teams)
+// registers: 85 for three teams (the default), 64 for four.
 constexpr int finishing_max_team_size = 256;
 constexpr int finishing_teams_per_multiprocessor = 3;
-using finishing_launch_bounds =
-    Kokkos::LaunchBounds<finishing_max_team_size, finishing_teams_per_multiprocessor>;
+template <int TeamsPerMultiprocessor>
+using finishing_launch_bounds_for =
+    Kokkos::LaunchBounds<finishing_max_team_size, TeamsPerMultiprocessor>;
+using finishing_launch_bounds = finishing_launch_bounds_for<finishing_teams_per_multiprocessor>;
 
 template <class MemorySpace>
 class LeagueAccumulator {

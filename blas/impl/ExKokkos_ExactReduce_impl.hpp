@@ -35,8 +35,11 @@ namespace Impl {
 
 template <class ExecSpace, class Terms, class Finisher, int N, bool EarlyExit>
 struct ExactReduceFunctor {
-  // Launch bounds: the finishing path must not set the registers of the accumulating loop.
-  using policy_type = Kokkos::TeamPolicy<ExecSpace, finishing_launch_bounds>;
+  // Launch bounds: the finishing path must not set the registers of the accumulating loop, and
+  // sums run four teams a multiprocessor (reduction_teams_per_multiprocessor).
+  using policy_type =
+      Kokkos::TeamPolicy<ExecSpace, finishing_launch_bounds_for<reduction_teams_per_multiprocessor(
+                                        Terms::is_product)>>;
   using member_type = typename policy_type::member_type;
   using memory_space = typename ExecSpace::memory_space;
   using is_product = std::integral_constant<bool, Terms::is_product>;

@@ -61,7 +61,9 @@ void reduce_into_with(const ExecSpace& space, const RView& r, const Terms& terms
                       const Finisher& finish) {
   static_assert(is_rank0_view<RView>(), "the result must be a rank-0 view");
   const LaunchConfig config = resolve_reduction_config(
-      space, with_level1_defaults(space, options, routine), n, deposits_per_element, routine);
+      space,
+      with_level1_defaults(space, options, reduction_teams_per_multiprocessor(Terms::is_product)),
+      n, deposits_per_element, routine);
   if (n == 0) {
     Kokkos::deep_copy(space, r, typename RView::non_const_value_type(0));
     return;
@@ -84,7 +86,9 @@ LongAccumulator reduce_to_accumulator(const ExecSpace& space, const Terms& terms
                                       int deposits_per_element, const Options& options,
                                       const char* routine) {
   const LaunchConfig config = resolve_reduction_config(
-      space, with_level1_defaults(space, options, routine), n, deposits_per_element, routine);
+      space,
+      with_level1_defaults(space, options, reduction_teams_per_multiprocessor(Terms::is_product)),
+      n, deposits_per_element, routine);
   LongAccumulator sum;
   if (n == 0) return sum;
   // Not initialized: the finisher always writes it.

@@ -116,19 +116,32 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
 //    once (3 teams of 256 threads each): 0.812 ms against 0.845 ms with concurrency / 256 teams
 //    (2.7 waves, the last one partly idle). Accumulators per team (1, 4, 8) and team sizes 128
 //    and 256 moved it by 1% at most.
+//  - how many teams a multiprocessor holds: reduction_teams_per_multiprocessor below.
 // (The largest team on devices, the launch bounds', is resolve_reduction_config's check.)
 template <class ExecSpace>
-Options with_level1_defaults(const ExecSpace& space, Options o, const char* /*routine*/) {
+Options with_level1_defaults(const ExecSpace& space, Options o, int teams_per_multiprocessor) {
   if (is_host_space<ExecSpace>()) return o;
   if (o.expansion_size <= 0) o.expansion_size = 8;
   if (o.league_size <= 0) {
     // Kokkos counts 2048 threads per multiprocessor of an NVIDIA GPU in its concurrency.
     const int multiprocessors = std::max(1, compat::concurrency(space) / 2048);
     const int team = o.team_size > 0 ? o.team_size : finishing_max_team_size;
-    const int resident = finishing_max_team_size * finishing_teams_per_multiprocessor;
+    const int resident = finishing_max_team_size * teams_per_multiprocessor;
     o.league_size = multiprocessors * std::max(1, resident / team);
   }
   return o;
+}
+
+// Teams of 256 threads resident per multiprocessor for the exact reduction of sum-like terms
+// (exsum, exasum) and of product-like ones (exdot, exnrm2): the launch bounds of its kernel, and
+// the one wave of teams with_level1_defaults launches. A sum's loop keeps its expansion of 8
+// slots and four loads in flight within 64 registers, so four teams (32 warps) hide more of the
+// memory latency: H100, n = 2^27, 2026-11-25, exsum 0.439 ms against 0.468 ms with three
+// (cublasDasum 0.401 ms), exasum 0.443 against 0.473. Products lose with the 64-register cap:
+// exdot 0.835 against 0.812 ms on uniform data (cublasDdot 0.742 ms), although its lognormal data
+// (1.33 against 1.41 ms) and exnrm2 (0.625 against 0.670 ms) gain; they keep three teams.
+constexpr int reduction_teams_per_multiprocessor(bool is_product) {
+  return is_product ? 3 : 4;
 }
 
 }  // namespace Impl
