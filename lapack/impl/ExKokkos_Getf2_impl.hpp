@@ -254,14 +254,27 @@ KOKKOS_INLINE_FUNCTION int sequential_pivot(const AView& A, int j) {
 }
 
 // The pivot of step j: the first index i >= j of the largest |A(i, j)|, a NaN never larger than a
-// number (j when the whole column is NaN). That is the sequential search's rule, split in two
-// reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
-// so the team's threads share the column and every team size picks the same row.
+// number (j when the whole column is NaN). A column of up to a warp's length (32 rows) is searched
+// by every thread on its own (the column is final after the step's barrier, so all find the same
+// row), then a barrier keeps the swap from overwriting row j under a thread still reading it (the
+// reductions synchronized the team themselves): Kokkos' team reductions cost about 170 instructions a step, with warp synchronization and
+// integer divisions by the team size, more than a scan of 32 entries. H100, 2026-11-26, batched
+// exgetf2 of 2^26 entries (experiment driver, beside cublasDgetrfBatched), two reductions -> the
+// scan and barrier for the last 32 rows: n = 8: 8.64 -> 6.33 ms, 16: 5.18 -> 4.24, 32: 4.26 ->
+// 3.68, 64: 7.44 -> 6.92. Longer columns take the sequential rule split in two reductions that are exact and
+// order-free (a maximum, then a minimum of the indices reaching it), so the team's threads share
+// the column and every team size picks the same row.
 template <class Member, class AView>
 KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
   using T = typename AView::non_const_value_type;
   const int m = static_cast<int>(A.extent(0));
-  if (team.team_size() == 1) return sequential_pivot(A, j);  // no reductions to synchronize
+  constexpr int scanned_rows = 32;
+  if (team.team_size() == 1) return sequential_pivot(A, j);  // no one to synchronize with
+  if (m - j <= scanned_rows) {
+    const int p = sequential_pivot(A, j);
+    team.team_barrier();  // every thread has read the column before the swap writes row j
+    return p;
+  }
   T largest = T(-1);  // below every magnitude: "no number seen"
   Kokkos::parallel_reduce(
       Kokkos::TeamThreadRange(team, j, m),
