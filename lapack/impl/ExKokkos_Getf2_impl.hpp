@@ -257,13 +257,14 @@ KOKKOS_INLINE_FUNCTION int sequential_pivot(const AView& A, int j) {
 // number (j when the whole column is NaN). A column of up to a warp's length (32 rows) is searched
 // by every thread on its own (the column is final after the step's barrier, so all find the same
 // row), then a barrier keeps the swap from overwriting row j under a thread still reading it (the
-// reductions synchronized the team themselves): Kokkos' team reductions cost about 170 instructions a step, with warp synchronization and
-// integer divisions by the team size, more than a scan of 32 entries. H100, 2026-11-26, batched
-// exgetf2 of 2^26 entries (experiment driver, beside cublasDgetrfBatched), two reductions -> the
-// scan and barrier for the last 32 rows: n = 8: 8.64 -> 6.33 ms, 16: 5.18 -> 4.24, 32: 4.26 ->
-// 3.68, 64: 7.44 -> 6.92. Longer columns take the sequential rule split in two reductions that are exact and
-// order-free (a maximum, then a minimum of the indices reaching it), so the team's threads share
-// the column and every team size picks the same row.
+// reductions synchronized the team themselves). Kokkos' team reductions cost about 170
+// instructions a step, with warp synchronization and integer divisions by the team size, more than
+// a scan of 32 entries. H100, 2026-11-26, batched exgetf2 of 2^26 entries (experiment driver,
+// beside cublasDgetrfBatched), two reductions -> the scan and barrier for the last 32 rows:
+// n = 8: 8.64 -> 6.33 ms, 16: 5.18 -> 4.24, 32: 4.26 -> 3.68, 64: 7.44 -> 6.92. Longer columns
+// take the sequential rule split in two reductions that are exact and order-free (a maximum, then
+// a minimum of the indices reaching it), so the team's threads share the column and every team
+// size picks the same row.
 template <class Member, class AView>
 KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
   using T = typename AView::non_const_value_type;
