@@ -256,26 +256,20 @@ KOKKOS_INLINE_FUNCTION int sequential_pivot(const AView& A, int j) {
 // The pivot of step j: the first index i >= j of the largest |A(i, j)|, a NaN never larger than a
 // number (j when the whole column is NaN). A column of up to a warp's length (32 rows) is searched
 // by every thread on its own (the column is final after the step's barrier, so all find the same
-// row), then a barrier keeps the swap from overwriting row j under a thread still reading it (the
-// reductions synchronized the team themselves). Kokkos' team reductions cost about 170
-// instructions a step, with warp synchronization and integer divisions by the team size, more than
-// a scan of 32 entries. H100, 2026-11-26, batched exgetf2 of 2^26 entries (experiment driver,
-// beside cublasDgetrfBatched), two reductions -> the scan and barrier for the last 32 rows:
-// n = 8: 8.64 -> 6.33 ms, 16: 5.18 -> 4.24, 32: 4.26 -> 3.68, 64: 7.44 -> 6.92. Longer columns
-// take the sequential rule split in two reductions that are exact and order-free (a maximum, then
-// a minimum of the indices reaching it), so the team's threads share the column and every team
-// size picks the same row.
+// row); team_getf2's barrier before a swap keeps the swap from overwriting row j under a thread
+// still reading it. Kokkos' team reductions cost about 170 instructions a step, with warp
+// synchronization and integer divisions by the team size, more than a scan of 32 entries. H100,
+// 2026-11-26, batched exgetf2 of 2^26 entries (experiment driver, beside cublasDgetrfBatched), two
+// reductions -> the scan and a barrier for the last 32 rows: n = 8: 8.64 -> 6.33 ms, 16: 5.18 ->
+// 4.24, 32: 4.26 -> 3.68, 64: 7.44 -> 6.92. Longer columns take the sequential rule split in two
+// reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
+// so the team's threads share the column and every team size picks the same row.
 template <class Member, class AView>
 KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
   using T = typename AView::non_const_value_type;
   const int m = static_cast<int>(A.extent(0));
   constexpr int scanned_rows = 32;
-  if (team.team_size() == 1) return sequential_pivot(A, j);  // no one to synchronize with
-  if (m - j <= scanned_rows) {
-    const int p = sequential_pivot(A, j);
-    team.team_barrier();  // every thread has read the column before the swap writes row j
-    return p;
-  }
+  if (team.team_size() == 1 || m - j <= scanned_rows) return sequential_pivot(A, j);
   T largest = T(-1);  // below every magnitude: "no number seen"
   Kokkos::parallel_reduce(
       Kokkos::TeamThreadRange(team, j, m),
@@ -311,9 +305,14 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
     // was computed as rows of U in the steps before).
     update_column(team, A, j, update);
     team.team_barrier();
-    const int p = team_pivot(team, A, j);
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { ipiv(j) = p; });
+    const int p = team_pivot(team, A, j);  // the same on every thread
+    // One thread records it. Kokkos::single(PerTeam) costs about 60 instructions a step on CUDA
+    // (its warp mask takes two integer divisions by the block's extents).
+    if (team.team_rank() == 0) ipiv(j) = p;
     if (p != j) {
+      // Every thread has read column j (team_pivot's scan) before the swap writes rows j and p;
+      // without a swap the barrier below orders the scan before the division.
+      team.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int c) {
         const T t = A(j, c);
         A(j, c) = A(p, c);
