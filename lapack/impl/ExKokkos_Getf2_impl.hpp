@@ -42,8 +42,10 @@ KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AVie
                                                                       int count) {
   using T = typename AView::non_const_value_type;
   if constexpr (std::is_same<T, double>::value) {
-    CompensatedSum c;
-    c.add(A(i, j));
+    // The sum started at a_ij: head a_ij, no error term. add(a_ij) on an empty sum spent a TwoSum
+    // (six additions) on 0 + a_ij, whose error is zero; the head is the same (a -0 becomes +0
+    // there, and a zero sum is refused either way), so are the bits.
+    CompensatedSum c(A(i, j), 0.0, compat::fabs(A(i, j)), 0);
     if (count > 0) {
       // The terms' factors walked by pointer, four terms' loads issued together: the view's
       // index arithmetic (a 64-bit multiply-add per index and stride, any layout) cost more
