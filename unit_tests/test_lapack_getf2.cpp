@@ -216,7 +216,8 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
       for (int j = 0; j < n; ++j) hA(b, i, j) = mats.back()[i * n + j];
   }
   for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
-    for (int team : {1, 2, ExKokkosTest::widest_team<Space>()}) {
+    for (int team : {1, 2, 32, ExKokkosTest::widest_team<Space>()}) {
+      if (team > ExKokkosTest::widest_team<Space>()) continue;
       Kokkos::deep_copy(A, hA);
       ExKokkos::Options o;
       o.team_size = team;
@@ -277,7 +278,12 @@ TEST(Getf2, SingularAndSpecialMatrices) {
 
 // The pivot rule (first index of the largest magnitude, a NaN never larger than a number, the
 // diagonal when the column is all NaN) on columns made to test it, for every team size and with the
-// matrix in place or in scratch memory: the threads of a team search a column together.
+// matrix in place or in scratch memory: the threads of a team search a column together. A crafted
+// column of length L is column k of an m x (k + 3) matrix, m = k + L, whose first k columns are the
+// identity's (no pivoting, l_ik = 0 below the identity, so column k reaches step k with its values,
+// up to the signs of zeros, which the definition computes the same way); its four values lie spread
+// over the L rows, NaN between them. Devices search a column of up to 32 rows within one warp and
+// longer ones with team reductions: lengths 4 (at steps 0 and 40), 32, 33 and 40 take both.
 TEST(Getf2, PivotRuleForEveryTeamSizeAndStaging) {
   const double nan = std::nan(""), inf = std::numeric_limits<double>::infinity();
   const std::vector<std::vector<double>> columns = {
@@ -287,28 +293,37 @@ TEST(Getf2, PivotRuleForEveryTeamSizeAndStaging) {
       {2, nan, -inf, inf},    // infinities tie too
       {-0.0, 0.0, -0.0, 0.0}  // all zero: info, the diagonal
   };
-  const int m = 4, n = 3;
-  for (const auto& col : columns) {
-    std::vector<double> a(m * n);
-    for (int i = 0; i < m; ++i) {
-      a[i * n] = col[i];
-      a[i * n + 1] = 1.0 + i;
-      a[i * n + 2] = i % 2 ? -0.5 : 2.0;
-    }
-    const Factors defined = defined_getf2(a, m, n);
-    for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
-      for (int team : {1, 2, 3, ExKokkosTest::widest_team<Space>()}) {
-        if (team > ExKokkosTest::widest_team<Space>()) continue;
-        ExKokkos::Options o;
-        o.team_size = team;
-        o.stage_in_scratch = staged == 1;
-        if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
-        expect_same(defined, run<Kokkos::LayoutRight>(a, m, n, o),
-                    "column " + describe(col[0]) + "... team " + std::to_string(team) +
-                        (staged == 1   ? " in scratch"
-                         : staged == 2 ? " lanes"
-                                       : " in place"));
+  struct Placement {
+    int k, length;
+  };
+  for (const Placement at :
+       {Placement{0, 4}, Placement{40, 4}, Placement{8, 32}, Placement{8, 33}, Placement{2, 40}}) {
+    const int k = at.k, m = k + at.length, n = k + 3;
+    for (const auto& col : columns) {
+      std::vector<double> a(std::size_t(m) * n, 0.0);
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < k; ++j) a[i * n + j] = i == j ? 1.0 : 0.0;
+        a[i * n + k] = i < k ? 0.5 : nan;
+        a[i * n + k + 1] = 1.0 + i;
+        a[i * n + k + 2] = i % 2 ? -0.5 : 2.0;
       }
+      for (int q = 0; q < 4; ++q) a[(k + q * (at.length - 1) / 3) * n + k] = col[q];
+      const Factors defined = defined_getf2(a, m, n);
+      for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
+        for (int team : {1, 2, 3, 32, ExKokkosTest::widest_team<Space>()}) {
+          if (team > ExKokkosTest::widest_team<Space>()) continue;
+          ExKokkos::Options o;
+          o.team_size = team;
+          o.stage_in_scratch = staged == 1;
+          if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
+          expect_same(defined, run<Kokkos::LayoutRight>(a, m, n, o),
+                      "column " + describe(col[0]) + "... of " + std::to_string(at.length) +
+                          " rows at step " + std::to_string(k) + ", team " + std::to_string(team) +
+                          (staged == 1   ? " in scratch"
+                           : staged == 2 ? " lanes"
+                                         : " in place"));
+        }
+    }
   }
 }
 
