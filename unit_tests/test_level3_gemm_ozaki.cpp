@@ -15,6 +15,7 @@
 #include <ExKokkosTest_Oracle.hpp>
 
 #include "ExKokkosTest_ExpectBits.hpp"
+#include "ExKokkosTest_GemmProblem.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 
 #include <gtest/gtest.h>
@@ -36,38 +37,8 @@ using ExKokkosTest::Rng;
 using ExKokkosTest::same_bits;
 using Space = Kokkos::DefaultExecutionSpace;
 
-// A gemm problem on the host, matrices row-major as stored (op taken by trans_a, trans_b).
 template <class T>
-struct Problem {
-  std::size_t m = 0, n = 0, k = 0;
-  bool trans_a = false, trans_b = false;
-  std::vector<T> a, b, c;
-  T alpha = 1, beta = 0;
-
-  std::size_t a_rows() const { return trans_a ? k : m; }
-  std::size_t a_cols() const { return trans_a ? m : k; }
-  std::size_t b_rows() const { return trans_b ? n : k; }
-  std::size_t b_cols() const { return trans_b ? k : n; }
-  T op_a(std::size_t i, std::size_t l) const { return trans_a ? a[l * m + i] : a[i * k + l]; }
-  T op_b(std::size_t l, std::size_t j) const { return trans_b ? b[j * k + l] : b[l * n + j]; }
-  const char* ta() const { return trans_a ? "T" : "N"; }
-  const char* tb() const { return trans_b ? "T" : "N"; }
-
-  std::vector<T> expected() const {
-    std::vector<T> e(m * n);
-    std::vector<T> row(k), col(k);
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t j = 0; j < n; ++j) {
-        for (std::size_t l = 0; l < k; ++l) {
-          row[l] = op_a(i, l);
-          col[l] = op_b(l, j);
-        }
-        e[i * n + j] = ExKokkosTest::exact_gemv_entry(alpha, row, col, beta,
-                                                      beta == T(0) ? T(0) : c[i * n + j]);
-      }
-    return e;
-  }
-};
+using Problem = ExKokkosTest::GemmProblem<T>;
 
 using Gen = std::function<double(Rng&)>;
 
@@ -113,12 +84,7 @@ ExKokkos::Options with_schedule(ExKokkos::Schedule s) {
 // exgemm with the given options.
 template <class ViewLayout, class T>
 std::vector<T> run(const Problem<T>& p, const ExKokkos::Options& options) {
-  const auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(p.a, p.a_rows(), p.a_cols());
-  const auto B = ExKokkosTest::to_matrix<ViewLayout, Space>(p.b, p.b_rows(), p.b_cols());
-  const auto C = ExKokkosTest::to_matrix<ViewLayout, Space>(p.c, p.m, p.n);
-  ExKokkos::exgemm(Space(), p.ta(), p.tb(), p.alpha, A, B, p.beta, C, options);
-  Space().fence();
-  return ExKokkosTest::matrix_elements(C);
+  return ExKokkosTest::run_exgemm<ViewLayout, Space>(p, p.ta(), p.tb(), options);
 }
 
 // The Ozaki path alone (nothing is written when the data cannot be split): its plan and C.
