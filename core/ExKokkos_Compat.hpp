@@ -42,6 +42,14 @@
 #define EXKOKKOS_SIMD_REDUCE_SUM(var)
 #endif
 
+// Loops over a warp's lanes unrolled in device passes, so that the arrays they index stay in
+// registers (a chain's entries in extrsv's certified rows). Empty on the host.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define EXKOKKOS_DEVICE_UNROLL EXKOKKOS_PRAGMA(unroll)
+#else
+#define EXKOKKOS_DEVICE_UNROLL
+#endif
+
 // The window loops of ExpansionLanes in 512-bit vectors where the target has AVX-512: GCC tunes
 // -march=skylake-avx512 (Kokkos' SKX) for 256-bit vectors, and the cascades then ran 1.26 times
 // slower (one core of the AVX-512 EPYC: 1.46 against 1.16 ns per term of a dot product). Out of

@@ -6,48 +6,34 @@
 //   - the panel (columns before the block) gives each row a compensated sum instead of an exact
 //     one (Dot2 of Ogita, Rump and Oishi; CompensatedSum, whose margin holds for any order of
 //     additions and merges), in parts (ExKokkos_TrsvCertifiedPanel_impl.hpp) merged here;
-//   - thread t owns group t, the R consecutive rows tR .. tR + R - 1 of the block, their sums in
-//     registers;
-//   - in round g the owner of group g solves its rows one after the other on its own: it adds the
-//     group's earlier x to its later rows as soon as each is known, rounds each row where
-//     CompensatedSum certifies that the rounding is RN(S_k) of the exact residual, and divides:
-//     x_k = RN(RN(S_k) / T(k, k)), the definition. A barrier then publishes the group's R values,
-//     and every thread below adds their R terms to each of its rows. A barrier and a
-//     shared-memory round trip cost about 250 cycles on an H100, a row's own chain (a product, a
-//     compensated addition, a division) about 200: one barrier per R rows.
+//   - a first launch (CertifiedChainDiagonalBlock, ExKokkos_TrsvCertifiedChain_impl.hpp) solves
+//     the rows in chains of a warp's width, rounding each row where CompensatedSum certifies that
+//     the rounding is RN(S_k) of the exact residual, x_k = RN(RN(S_k) / T(k, k)), the
+//     definition, and stops at the first row it cannot certify;
 //   - where the certificate refuses (cancellation beyond the margin, zero residuals, whose sign
 //     needs the exact sum, NaN, infinities, the ends of the range), row k must be summed exactly
 //     (TeamExactRow, on the whole team, from column 0, as every exact path). That code, inlined,
-//     takes the loop's registers (nvcc kept its values in local memory: 25% slower), so the first
-//     launch (ExactFallback = false) only stops there: it keeps every row's sum and the row it
-//     stopped at in global memory, and a second launch (ExactFallback = true), made after every
-//     first one, resumes from that row with the exact path inlined, or returns at once when the
-//     first one finished. x_k is the same bits either way.
+//     takes the chain's registers, so a second launch (below), made after every first one,
+//     resumes from the row the first stopped at, or returns at once when the first one finished:
+//     thread t owns group t, the R consecutive rows tR .. tR + R - 1 of the block, their sums in
+//     registers, rebuilt from the panel's parts and the x solved before; in round g the owner of
+//     group g solves its rows one after the other on its own, the team solves the refused ones
+//     exactly, a barrier publishes the group's R values, and every thread below adds their R
+//     terms to each of its rows. x_k is the same bits either way.
 //
 // Launch bounds: one team, alone on a multiprocessor: every register a thread can have.
 #ifndef EXKOKKOS_TRSVCERTIFIEDROWS_IMPL_HPP
 #define EXKOKKOS_TRSVCERTIFIEDROWS_IMPL_HPP
 
+#include "ExKokkos_TrsvCertifiedChain_impl.hpp"
 #include "ExKokkos_TrsvCertifiedPanel_impl.hpp"
 #include "ExKokkos_TrsvTeamRow_impl.hpp"
 
 namespace ExKokkos {
 namespace Impl {
 
-// Rows a thread owns: a group's chain of R rows shares one barrier, against R^2 terms a thread
-// adds per group.
-constexpr int certified_rows_per_thread = 4;
-
-// Where the first launch stopped: status(0) is the first row it did not solve (rows when it solved
-// them all); sums holds every row's compensated sum at that point (part 0).
-template <class ExecSpace>
-struct CertifiedRowsState {
-  Kokkos::View<std::int64_t*, typename ExecSpace::memory_space> status;
-  CompensatedParts<ExecSpace> sums;
-};
-
-template <class ExecSpace, class Tri, class BView, bool ExactFallback>
-struct CertifiedRowsDiagonalBlock {
+template <class ExecSpace, class Tri, class BView>
+struct CertifiedRowsResume {
   static_assert(std::is_same<typename BView::non_const_value_type, double>::value,
                 "certified rows: doubles only (CompensatedSum)");
   static constexpr int R = certified_rows_per_thread;
@@ -62,12 +48,10 @@ struct CertifiedRowsDiagonalBlock {
   CertifiedRowsState<ExecSpace> state;
   int copies;
 
-  // x of each row of the block and whether its sum was refused, then (the exact fallback only)
-  // TeamExactRow's.
+  // x of each row of the block and whether its sum was refused, then TeamExactRow's.
   static std::size_t scratch_size(int copies, std::int64_t rows) {
     const auto n = static_cast<std::size_t>(rows);
-    return sizeof(double) * n + (sizeof(int) * n + 7) / 8 * 8 +
-           (ExactFallback ? row_type::scratch_size(copies) : 0);
+    return sizeof(double) * n + (sizeof(int) * n + 7) / 8 * 8 + row_type::scratch_size(copies);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
@@ -75,10 +59,7 @@ struct CertifiedRowsDiagonalBlock {
     double* xs = static_cast<double*>(shmem.get_shmem(sizeof(double) * row.rows));
     int* refused =
         static_cast<int*>(shmem.get_shmem((sizeof(int) * std::size_t(row.rows) + 7) / 8 * 8));
-    if constexpr (ExactFallback)
-      resume(team, xs, refused);
-    else
-      first(team, xs, refused);
+    resume(team, xs, refused);
   }
 
   // T(p + hR + m, p + gR + u), m, u < R: group h's rows against group g's columns (zero where
@@ -93,20 +74,21 @@ struct CertifiedRowsDiagonalBlock {
       }
   }
 
-  // Group h's sums: the panel's parts and b, or where the first launch stopped; the diagonal.
+  // Group h's sums where the first launch stopped at row `start`: the panel's parts, b and the
+  // terms of the block's columns before min(start, g0 R) (g0: the group of `start`, whose own
+  // earlier rows' terms its owner adds as it solves them), with x from b; the diagonal.
   KOKKOS_INLINE_FUNCTION void start_group(CompensatedSum (&sum)[R], double (&diagonal)[R],
-                                          std::int64_t h, bool stopped) const {
+                                          std::int64_t h, std::int64_t start) const {
+    const std::int64_t g0 = start / R, end = h == g0 ? start : g0 * R;
     for (int m = 0; m < R; ++m) {
       const std::int64_t i = h * R + m;
       diagonal[m] = 1.0;
       if (i < row.rows) {
         const std::int64_t q = row.p + i;
-        if (stopped) {
-          sum[m] = state.sums.get(0, i);
-        } else {
-          if (panel_parts > 0) sum[m] = merged_parts(parts, panel_parts, i);
-          sum[m].add(row.b(row.tri.index(q)));
-        }
+        if (panel_parts > 0) sum[m] = merged_parts(parts, panel_parts, i);
+        sum[m].add(row.b(row.tri.index(q)));
+        for (std::int64_t k = 0; k < end && k < i; ++k)
+          sum[m].add_product(row.tri(q, row.p + k), -row.b(row.tri.index(row.p + k)));
         if (!row.unit) diagonal[m] = row.tri(q, q);
       }
     }
@@ -175,55 +157,6 @@ struct CertifiedRowsDiagonalBlock {
     return k;
   }
 
-  // The first launch: group g owned by thread g; stops at the first refused row. After round g's
-  // barrier the threads below add group g's terms, whose entries were loaded two rounds ahead:
-  // three sets of entries, the rounds unrolled by three so that none is copied (a copy waits for
-  // its load).
-  KOKKOS_INLINE_FUNCTION void first(const member_type& team, double* xs, int* refused) const {
-    const int t = team.team_rank();
-    CompensatedSum sum[R];
-    double diagonal[R];
-    start_group(sum, diagonal, t, false);
-    Entries own, e0, e1, e2;
-    load(own, t, t);
-    load(e0, t, 0);
-    load(e1, t, 1);
-    for (std::int64_t g = 0;; g += 3) {
-      if (round(team, sum, diagonal, own, e0, e2, xs, refused, g)) return;
-      if (round(team, sum, diagonal, own, e1, e0, xs, refused, g + 1)) return;
-      if (round(team, sum, diagonal, own, e2, e1, xs, refused, g + 2)) return;
-    }
-  }
-
-  // Round g of the first launch: the owner's rows, the barrier, the terms below (a: group g's
-  // entries; group g + 2's are loaded into next). True when the launch is over: every group
-  // solved, or a refused row, where every sum (all of them up to group g - 1, the owner's up to
-  // the refused row) is kept with the row to resume from.
-  KOKKOS_INLINE_FUNCTION bool round(const member_type& team, CompensatedSum (&sum)[R],
-                                    const double (&diagonal)[R], const Entries& own,
-                                    const Entries& a, Entries& next, double* xs, int* refused,
-                                    std::int64_t g) const {
-    const int t = team.team_rank();
-    const std::int64_t rows = row.rows, groups = (rows + R - 1) / R;
-    if (g >= groups) {
-      if (t == 0) state.status(0) = rows;
-      return true;
-    }
-    load(next, t, g + 2);
-    if (t == g) solve_own_rows(sum, diagonal, own, xs, refused, g, g * R);
-    team.team_barrier();
-    const std::int64_t end = (g + 1) * R < rows ? (g + 1) * R : rows;
-    const std::int64_t k = first_refused(refused, g, g * R);
-    if (k < end) {
-      for (int m = 0; m < R; ++m)
-        if (t * R + m < rows) state.sums.set(0, t * R + m, sum[m]);
-      if (t == 0) state.status(0) = k;
-      return true;  // (the whole team: k is read from scratch after the barrier)
-    }
-    if (t > g) add_group(sum, a, xs, g);
-    return false;
-  }
-
   // The second launch: from the row the first one stopped at, group g owned by thread g, every
   // refused row solved exactly on the team.
   KOKKOS_INLINE_FUNCTION void resume(const member_type& team, double* xs, int* refused) const {
@@ -235,7 +168,7 @@ struct CertifiedRowsDiagonalBlock {
     const std::int64_t groups = (rows + R - 1) / R, g0 = start / R, mine = t;
     CompensatedSum sum[R];
     double diagonal[R];
-    if (mine >= g0) start_group(sum, diagonal, mine, true);
+    if (mine >= g0) start_group(sum, diagonal, mine, start);
     for (std::int64_t k = g0 * R + t; k < start; k += team.team_size())  // g0's solved rows
       xs[k] = row.b(row.tri.index(row.p + k));
     Entries own, a;

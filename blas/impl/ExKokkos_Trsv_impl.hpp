@@ -224,7 +224,6 @@ struct TrsvWorkspaces {
     if (plan.diagonal == DiagonalSolve::certified_rows) {
       compensated = CompensatedParts<ExecSpace>("ExKokkos::extrsv::panel_sums",
                                                 static_cast<std::size_t>(plan.chunks), rows);
-      stopped.sums = CompensatedParts<ExecSpace>("ExKokkos::extrsv::stopped_sums", 1, rows);
       stopped.status = decltype(stopped.status)("ExKokkos::extrsv::stopped_at", 1);
     } else {
       exact = TrsvWorkspace<ExecSpace>(
@@ -255,24 +254,37 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
   });
 }
 
-// The certified rows: a first launch that stops at a refused row, and one that resumes from there
-// with the exact path (or returns at once).
+// The certified rows: a first launch that stops at a refused row (chains of a warp's width where
+// the team is whole warps on CUDA, else of one row), and one that resumes from there with the
+// exact path (or returns at once).
 template <class ExecSpace, class Tri, class BView>
 void launch_certified_rows(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri,
                            const BView& b, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
                            std::int64_t rows, bool unit) {
   if constexpr (std::is_same<typename BView::non_const_value_type, double>::value) {
     const std::int64_t panel_parts = p > 0 ? certified_panel_shape(space, p, rows).chunks : 0;
-    auto launch = [&](auto exact_fallback) {
-      using F = CertifiedRowsDiagonalBlock<ExecSpace, Tri, BView, decltype(exact_fallback)::value>;
-      typename F::policy_type policy(space, 1, plan.launch.team_size);
-      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(plan.launch.copies, rows)));
-      Kokkos::parallel_for(
-          "ExKokkos::extrsv::certified_rows", policy,
-          F{{tri, b, p, rows, unit}, ws.compensated, panel_parts, ws.stopped, plan.launch.copies});
+    const int team = plan.launch.team_size;
+    auto chain = [&](auto width) {
+      using F = CertifiedChainDiagonalBlock<ExecSpace, Tri, BView, decltype(width)::value>;
+      typename F::policy_type policy(space, 1, team);
+      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(rows)));
+      Kokkos::parallel_for("ExKokkos::extrsv::certified_chain", policy,
+                           F{tri, b, p, rows, unit, ws.compensated, panel_parts, ws.stopped});
     };
-    launch(std::false_type());
-    launch(std::true_type());
+    if constexpr (!is_host_space<ExecSpace>()) {
+      if (certified_chain_width<ExecSpace>(team) == 32)
+        chain(std::integral_constant<int, 32>());
+      else
+        chain(std::integral_constant<int, 1>());
+    } else {
+      chain(std::integral_constant<int, 1>());
+    }
+    using F = CertifiedRowsResume<ExecSpace, Tri, BView>;
+    typename F::policy_type policy(space, 1, team);
+    policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(plan.launch.copies, rows)));
+    Kokkos::parallel_for(
+        "ExKokkos::extrsv::certified_rows", policy,
+        F{{tri, b, p, rows, unit}, ws.compensated, panel_parts, ws.stopped, plan.launch.copies});
   }
 }
 

@@ -1,0 +1,235 @@
+// The first launch of extrsv's certified rows (ExKokkos_TrsvCertifiedRows_impl.hpp): the rows of
+// a diagonal block solved in chains of W rows within one warp, x broadcast by shuffles.
+//
+// Why: the rounds of four rows a thread with a block barrier each cost about 925 cycles a row on
+// an H100 (the division and the certificate on the path from row to row, a barrier per four
+// rows). Measured in a standalone kernel (results/CUDA_H100.md, "a warp's chain measured"): a
+// warp's chain of 32 rows costs about 180 cycles a row once the division and the certificate are
+// off the path from row to row, and a block of 1024 rows about 350 with the updates below.
+//
+//   - rows are owned strided: row = t + team_size m (m < M): the W lanes of a warp own W
+//     consecutive rows, so the loads of a column of a column-major T are coalesced; sub-block s
+//     (rows W s .. W s + W - 1) belongs to warp s mod (team_size / W), lane l to row W s + l.
+//   - the chain of sub-block s: at step k lane k rounds its compensated sum, r = RN(s + c), and
+//     divides by its diagonal d with a reciprocal y = RN(1 / d) computed before the chain: q =
+//     RN(r y), x = RN(q + (r - q d) y), the remainder r - q d exact by fma (Markstein's correction
+//     step); a shuffle broadcasts x_k and the lanes below add -T(row, k) x_k. A lane's sum is
+//     final after its turn, so every certificate is checked after the W steps, beside a proper
+//     division: x is accepted only where CompensatedSum certifies r = RN(S) and x has the bits of
+//     RN(r / d) (Markstein's theorem needs a faithful first quotient, which RN(r y) does not
+//     promise; the IEEE division decides). The first lane that fails stops the launch: the rows
+//     before it keep their x, and the second launch resumes at it with the exact path.
+//   - round s: the warp that solves sub-block s + 1 adds sub-block s's terms to its chain's row
+//     only and runs the chain; the others add them to all their rows below, and the warp that
+//     solved sub-block s (which skipped its other rows in the round before) also adds sub-block
+//     s - 1's: nothing but the chain delays the round's barrier. Each update of W terms runs as
+//     two compensated sums (even and odd terms) merged once: two dependent chains of additions
+//     side by side (CompensatedSum::merge keeps the margin).
+// W is 32 on CUDA for teams of whole warps, else 1 (a chain of one row, x published by the
+// barrier): the same code, so the CPU tests run it. x is the definition's bits either way.
+#ifndef EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
+#define EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
+
+#include "ExKokkos_TrsvCertifiedPanel_impl.hpp"
+
+#include <cstring>
+
+namespace ExKokkos {
+namespace Impl {
+
+// Rows a thread owns (the block is at most M times the team).
+constexpr int certified_rows_per_thread = 4;
+
+// The chain's width: a warp on CUDA when the team is whole warps (Kokkos lays a team with vector
+// length 1 out along threadIdx.y, so team ranks 32 w .. 32 w + 31 are warp w), else one row.
+template <class ExecSpace>
+int certified_chain_width(int team_size) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<ExecSpace, Kokkos::Cuda>::value && team_size % 32 == 0) return 32;
+#else
+  (void)team_size;
+#endif
+  return 1;
+}
+
+// x from lane k of the warp (W = 32: CUDA only; W = 1: the value itself).
+template <int W>
+KOKKOS_INLINE_FUNCTION double chain_broadcast(double x, int k) {
+  if constexpr (W == 1) {
+    (void)k;
+    return x;
+  } else {
+#if defined(__CUDA_ARCH__)
+    return __shfl_sync(0xffffffffu, x, k);
+#else
+    (void)k;
+    return x;               // (not reached: W > 1 only runs on CUDA devices)
+#endif
+  }
+}
+
+// The first lane whose `failed` is true, or W.
+template <int W>
+KOKKOS_INLINE_FUNCTION int chain_first_failed(bool failed) {
+  if constexpr (W == 1) {
+    return failed ? 0 : 1;
+  } else {
+#if defined(__CUDA_ARCH__)
+    const unsigned mask = __ballot_sync(0xffffffffu, failed);
+    return mask ? __ffs(mask) - 1 : W;
+#else
+    return failed ? 0 : W;  // (not reached)
+#endif
+  }
+}
+
+KOKKOS_INLINE_FUNCTION bool same_double_bits(double a, double b) {
+  std::uint64_t u, v;
+  std::memcpy(&u, &a, sizeof u);
+  std::memcpy(&v, &b, sizeof v);
+  return u == v;
+}
+
+// Where the first launch stopped: status(0) is the first row it did not solve (rows when it
+// solved them all).
+template <class ExecSpace>
+struct CertifiedRowsState {
+  Kokkos::View<std::int64_t*, typename ExecSpace::memory_space> status;
+};
+
+template <class ExecSpace, class Tri, class BView, int W>
+struct CertifiedChainDiagonalBlock {
+  static_assert(std::is_same<typename BView::non_const_value_type, double>::value,
+                "certified rows: doubles only (CompensatedSum)");
+  static constexpr int M = certified_rows_per_thread;
+  static constexpr int max_team_size = 256;
+  using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_team_size, 1>>;
+  using member_type = typename policy_type::member_type;
+  Tri tri;
+  BView b;
+  std::int64_t p, rows;
+  bool unit;
+  CompensatedParts<ExecSpace> parts;  // the panel's sums of the block's rows, in parts
+  std::int64_t panel_parts;           // how many (none for the first block)
+  CertifiedRowsState<ExecSpace> state;
+
+  // x of each row of the block, and the row the launch stops at: two slots, the chain of sub-block
+  // c writing slot c mod 2, read by every thread after the round's barrier. (With one slot, the
+  // next chain could set it before a slower thread has read it for the round before: that thread
+  // would leave the loop and the others wait at a barrier for it.)
+  static std::size_t scratch_size(std::int64_t rows) {
+    return sizeof(double) * static_cast<std::size_t>(rows) + 2 * sizeof(std::int64_t);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    auto& shmem = team.team_scratch(0);
+    double* xs = static_cast<double*>(shmem.get_shmem(sizeof(double) * rows));
+    std::int64_t* stop = static_cast<std::int64_t*>(shmem.get_shmem(2 * sizeof(std::int64_t)));
+    const int t = team.team_rank(), T = team.team_size();
+    const int lane = t % W, warp = t / W, warps = T / W;
+    if (t == 0) stop[0] = stop[1] = rows;
+    CompensatedSum sum[M];
+    for (int m = 0; m < M; ++m) {
+      const std::int64_t i = t + std::int64_t(T) * m;
+      if (i < rows) {
+        if (panel_parts > 0) sum[m] = merged_parts(parts, panel_parts, i);
+        sum[m].add(b(tri.index(p + i)));
+      }
+    }
+    team.team_barrier();
+    const std::int64_t subs = (rows + W - 1) / W;
+    if (warp == 0) chain(sum[0], xs, stop, 0, lane);
+    team.team_barrier();
+    for (std::int64_t s = 0; s + 1 < subs && stop[s % 2] == rows; ++s) {
+      const std::int64_t next = s + 1;
+      if (warp == next % warps) {
+        // The next chain's rows get sub-block s's terms; with one warp its other rows too (there
+        // is no other round to defer them to).
+        const int mine = static_cast<int>(next / warps);
+        EXKOKKOS_DEVICE_UNROLL
+        for (int m = 0; m < M; ++m) {
+          const std::int64_t i = t + std::int64_t(T) * m;
+          if ((m == mine || (warps == 1 && m > mine)) && i < rows) add_terms(sum[m], i, s, xs);
+        }
+        EXKOKKOS_DEVICE_UNROLL
+        for (int m = 0; m < M; ++m)  // (unrolled: sum[m] stays in registers)
+          if (m == mine) chain(sum[m], xs, stop + next % 2, next, lane);
+      } else {
+        const bool owes = s >= 1 && warp == s % warps;  // (warps > 1 here)
+        EXKOKKOS_DEVICE_UNROLL
+        for (int m = 0; m < M; ++m) {
+          const std::int64_t i = t + std::int64_t(T) * m;
+          if (i >= W * next && i < rows) {
+            if (owes) add_terms(sum[m], i, s - 1, xs);
+            add_terms(sum[m], i, s, xs);
+          }
+        }
+      }
+      team.team_barrier();
+    }
+    if (t == 0) state.status(0) = stop[0] < stop[1] ? stop[0] : stop[1];  // (one is rows)
+  }
+
+  // Sub-block s's terms -T(i, k) x_k added to row i's sum: even and odd k in two sums, merged.
+  KOKKOS_INLINE_FUNCTION void add_terms(CompensatedSum& sum, std::int64_t i, std::int64_t s,
+                                        const double* xs) const {
+    const std::int64_t k0 = W * s, q = p + i;
+    if constexpr (W == 1) {
+      sum.add_product(tri(q, p + k0), -xs[k0]);
+    } else {
+      CompensatedSum odd;
+      EXKOKKOS_DEVICE_UNROLL
+      for (int k = 0; k < W; k += 2) {
+        sum.add_product(tri(q, p + k0 + k), -xs[k0 + k]);
+        odd.add_product(tri(q, p + k0 + k + 1), -xs[k0 + k + 1]);
+      }
+      sum.merge(odd);
+    }
+  }
+
+  // The chain of sub-block s on the warp; lane's sum is that of row W s + lane, complete for every
+  // column before the sub-block. Publishes x of the rows before the first failed lane (in xs and
+  // b), and that row in *stop.
+  KOKKOS_INLINE_FUNCTION void chain(CompensatedSum& sum, double* xs, std::int64_t* stop,
+                                    std::int64_t s, int lane) const {
+    const std::int64_t i = W * s + lane, q = p + i;
+    const bool active = i < rows;
+    double entries[W];
+    EXKOKKOS_DEVICE_UNROLL
+    for (int k = 0; k < W; ++k) entries[k] = active && k < lane ? tri(q, p + W * s + k) : 0.0;
+    const double d = active && !unit ? tri(q, q) : 1.0;
+    const double y = 1.0 / d;  // (ahead of the chain)
+    double x = 0.0;
+    EXKOKKOS_DEVICE_UNROLL
+    for (int k = 0; k < W; ++k) {
+      double xk = 0.0;
+      if (lane == k) {
+        const double r = sum.head() + sum.errors();
+        if (unit) {
+          x = r;
+        } else {
+          const double quotient = r * y;
+          const double remainder = compat::fma(-quotient, d, r);  // exact for a faithful quotient
+          x = compat::fma(remainder, y, quotient);
+        }
+        xk = x;
+      }
+      xk = chain_broadcast<W>(xk, k);
+      if (lane > k) sum.add_product(entries[k], -xk);
+    }
+    double r = 0.0;
+    const bool accepted =
+        !active || (sum.round(r) && (unit ? same_double_bits(x, r) : same_double_bits(x, r / d)));
+    const int failed = chain_first_failed<W>(!accepted);
+    if (active && lane < failed) {
+      xs[i] = x;
+      b(tri.index(q)) = x;
+    }
+    if (lane == failed) *stop = i;  // (failed < W: an active lane)
+  }
+};
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
