@@ -79,6 +79,17 @@ KOKKOS_INLINE_FUNCTION void prefetch(const void* p) {
 #endif
 }
 
+// A hint to a GPU to bring the cache line at p into its L2 cache, for data that a later kernel
+// reads with loads on its critical path (a no-op elsewhere). CUDA's prefetch.L2 takes a generic
+// address.
+KOKKOS_INLINE_FUNCTION void prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.L2 [%0];" ::"l"(p));
+#else
+  (void)p;
+#endif
+}
+
 // x - y, rounded once, computed on a CPU core's fused multiply-add units where it has them:
 // fma(x, 1, -y) rounds the exact x * 1 - y = x - y once, so it is the same double in every case
 // (IEEE 754: an exact zero sum of opposite signs is +0 for both, -0 - +0 = -0 for both). Why:

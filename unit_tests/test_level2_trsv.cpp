@@ -294,10 +294,11 @@ TEST(Trsv, ZeroAndNaNOnTheDiagonalFollowIeee) {
 // is not certified); on a device the certified rows (its default for doubles) against the team
 // solve. Random, ill-conditioned and float systems, signed zeros, infinities, NaNs and products
 // beyond the double range, every variant, with team sizes, accumulator copies, expansion sizes and
-// block sizes that split the rows differently (certified rows: groups of four rows a thread, blocks
-// of at most four times the team; zeros, NaNs and ill-conditioned rows make the first launch stop
-// at refused rows anywhere in a group, and the second resume there). On the host this keeps the
-// device's diagonal paths checked by the CPU tests.
+// block sizes that split the rows differently (certified rows: four rows a thread, blocks of at
+// most four times the team, chains of one row on the host and of a warp on CUDA; zeros, NaNs and
+// ill-conditioned rows make the first launch stop at refused rows anywhere in a chain, and the
+// second resume there). On the host this keeps the device's diagonal paths checked by the CPU
+// tests.
 template <class T>
 void expect_team_blocks_match(const Variant& v, const std::vector<T>& a, std::size_t n,
                               const std::vector<T>& b, const std::string& what) {

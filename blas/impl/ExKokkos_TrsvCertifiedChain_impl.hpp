@@ -136,24 +136,27 @@ struct CertifiedChainDiagonalBlock {
         sum[m].add(b(tri.index(p + i)));
       }
     }
-    team.team_barrier();
+    // The entries of this warp's first chain (sub-block `warp`), loaded while the sums start.
+    ChainRow row;
     const std::int64_t subs = (rows + W - 1) / W;
-    if (warp == 0) chain(sum[0], xs, stop, 0, lane);
+    if (warp < subs) load_chain(row, warp, lane);
+    team.team_barrier();
+    if (warp == 0) solve_chain(sum, row, xs, stop, 0, lane, warps, subs);
     team.team_barrier();
     for (std::int64_t s = 0; s + 1 < subs && stop[s % 2] == rows; ++s) {
       const std::int64_t next = s + 1;
       if (warp == next % warps) {
-        // The next chain's rows get sub-block s's terms; with one warp its other rows too (there
-        // is no other round to defer them to).
-        const int mine = static_cast<int>(next / warps);
-        EXKOKKOS_DEVICE_UNROLL
-        for (int m = 0; m < M; ++m) {
-          const std::int64_t i = t + std::int64_t(T) * m;
-          if ((m == mine || (warps == 1 && m > mine)) && i < rows) add_terms(sum[m], i, s, xs);
+        // With one warp its other rows get sub-block s's terms now (there is no other round to
+        // defer them to).
+        if (warps == 1) {
+          const int mine = static_cast<int>(next / warps);
+          EXKOKKOS_DEVICE_UNROLL
+          for (int m = 0; m < M; ++m) {
+            const std::int64_t i = t + std::int64_t(T) * m;
+            if (m > mine && i < rows) add_terms(sum[m], i, s, xs);
+          }
         }
-        EXKOKKOS_DEVICE_UNROLL
-        for (int m = 0; m < M; ++m)  // (unrolled: sum[m] stays in registers)
-          if (m == mine) chain(sum[m], xs, stop + next % 2, next, lane);
+        solve_chain(sum, row, xs, stop + next % 2, next, lane, warps, subs);
       } else {
         const bool owes = s >= 1 && warp == s % warps;  // (warps > 1 here)
         EXKOKKOS_DEVICE_UNROLL
@@ -170,18 +173,63 @@ struct CertifiedChainDiagonalBlock {
     if (t == 0) state.status(0) = stop[0] < stop[1] ? stop[0] : stop[1];  // (one is rows)
   }
 
+  // What a lane's chain reads of T, loaded a whole cycle of rounds ahead: the block's entries lie
+  // beyond the L2 cache (the panels read the rows' other columns), and a load from memory on the
+  // chain's path cost about a thousand cycles a round. The row's entries in the chain's own
+  // columns (k < lane), in the sub-block before it (added just before the chain), its diagonal.
+  struct ChainRow {
+    double entries[W], before[W], diagonal;
+  };
+
+  KOKKOS_INLINE_FUNCTION void load_chain(ChainRow& row, std::int64_t c, int lane) const {
+    const std::int64_t i = W * c + lane, q = p + i;
+    const bool active = i < rows;
+    EXKOKKOS_DEVICE_UNROLL
+    for (int k = 0; k < W; ++k) {
+      row.entries[k] = active && k < lane ? tri(q, p + W * c + k) : 0.0;
+      row.before[k] = active && c >= 1 ? tri(q, p + W * (c - 1) + k) : 0.0;
+    }
+    row.diagonal = active && !unit ? tri(q, q) : 1.0;
+  }
+
+  // Sub-block c's chain on this warp: the lane's sum (row W c + lane, register sum[c / warps])
+  // gets sub-block c - 1's terms, the chain runs, and the warp's next chain's entries are loaded.
+  KOKKOS_INLINE_FUNCTION void solve_chain(CompensatedSum (&sum)[M], ChainRow& row, double* xs,
+                                          std::int64_t* stop, std::int64_t c, int lane, int warps,
+                                          std::int64_t subs) const {
+    const int mine = static_cast<int>(c / warps);
+    CompensatedSum current = sum[0];
+    EXKOKKOS_DEVICE_UNROLL
+    for (int m = 1; m < M; ++m)  // (a select, not an indexed array: sum stays in registers)
+      if (m == mine) current = sum[m];
+    if (c >= 1 && W * c + lane < rows) add_terms(current, row.before, c - 1, xs);
+    chain(current, row, xs, stop, c, lane);
+    EXKOKKOS_DEVICE_UNROLL
+    for (int m = 0; m < M; ++m)
+      if (m == mine) sum[m] = current;
+    if (c + warps < subs) load_chain(row, c + warps, lane);
+  }
+
   // Sub-block s's terms -T(i, k) x_k added to row i's sum: even and odd k in two sums, merged.
   KOKKOS_INLINE_FUNCTION void add_terms(CompensatedSum& sum, std::int64_t i, std::int64_t s,
                                         const double* xs) const {
-    const std::int64_t k0 = W * s, q = p + i;
+    double a[W];
+    EXKOKKOS_DEVICE_UNROLL
+    for (int k = 0; k < W; ++k) a[k] = tri(p + i, p + W * s + k);
+    add_terms(sum, a, s, xs);
+  }
+
+  KOKKOS_INLINE_FUNCTION void add_terms(CompensatedSum& sum, const double (&a)[W], std::int64_t s,
+                                        const double* xs) const {
+    const std::int64_t k0 = W * s;
     if constexpr (W == 1) {
-      sum.add_product(tri(q, p + k0), -xs[k0]);
+      sum.add_product(a[0], -xs[k0]);
     } else {
       CompensatedSum odd;
       EXKOKKOS_DEVICE_UNROLL
       for (int k = 0; k < W; k += 2) {
-        sum.add_product(tri(q, p + k0 + k), -xs[k0 + k]);
-        odd.add_product(tri(q, p + k0 + k + 1), -xs[k0 + k + 1]);
+        sum.add_product(a[k], -xs[k0 + k]);
+        odd.add_product(a[k + 1], -xs[k0 + k + 1]);
       }
       sum.merge(odd);
     }
@@ -190,14 +238,11 @@ struct CertifiedChainDiagonalBlock {
   // The chain of sub-block s on the warp; lane's sum is that of row W s + lane, complete for every
   // column before the sub-block. Publishes x of the rows before the first failed lane (in xs and
   // b), and that row in *stop.
-  KOKKOS_INLINE_FUNCTION void chain(CompensatedSum& sum, double* xs, std::int64_t* stop,
-                                    std::int64_t s, int lane) const {
+  KOKKOS_INLINE_FUNCTION void chain(CompensatedSum& sum, const ChainRow& row, double* xs,
+                                    std::int64_t* stop, std::int64_t s, int lane) const {
     const std::int64_t i = W * s + lane, q = p + i;
     const bool active = i < rows;
-    double entries[W];
-    EXKOKKOS_DEVICE_UNROLL
-    for (int k = 0; k < W; ++k) entries[k] = active && k < lane ? tri(q, p + W * s + k) : 0.0;
-    const double d = active && !unit ? tri(q, q) : 1.0;
+    const double d = row.diagonal;
     const double y = 1.0 / d;  // (ahead of the chain)
     double x = 0.0;
     EXKOKKOS_DEVICE_UNROLL
@@ -215,7 +260,7 @@ struct CertifiedChainDiagonalBlock {
         xk = x;
       }
       xk = chain_broadcast<W>(xk, k);
-      if (lane > k) sum.add_product(entries[k], -xk);
+      if (lane > k) sum.add_product(row.entries[k], -xk);
     }
     double r = 0.0;
     const bool accepted =

@@ -115,6 +115,12 @@ struct CertifiedPanelFunctor {
     CompensatedSum sum;
     if (i < rows && group < groups) {
       const std::int64_t q = p + i;
+      // The first chunk's teams bring the block's own entries (its lower triangle) into the L2
+      // cache for the diagonal solve that follows, whose loads of them wait on its chains: without
+      // this they come from memory (the panels read only the columns before the block).
+      if (chunk == 0)
+        for (std::int64_t r = group; r <= i; r += groups)
+          compat::prefetch_l2(tri.address(q, p + r));
       std::int64_t r = first + group;
       // Eight terms' loads issued before their sums, which form a dependent chain.
       for (; r + 7 * groups < last; r += 8 * groups) {

@@ -23,6 +23,10 @@ struct TriangleOperand {
     const std::int64_t i = index(q), j = index(r);
     return Transposed ? A(j, i) : A(i, j);
   }
+  KOKKOS_INLINE_FUNCTION const void* address(std::int64_t q, std::int64_t r) const {
+    const std::int64_t i = index(q), j = index(r);
+    return Transposed ? &A(j, i) : &A(i, j);
+  }
   bool row_contiguous() const { return !Reversed && A.stride(Transposed ? 0 : 1) == 1; }
 };
 
