@@ -32,8 +32,6 @@
 
 #include "ExKokkos_TrsvCertifiedPanel_impl.hpp"
 
-#include <cstring>
-
 namespace ExKokkos {
 namespace Impl {
 
@@ -84,10 +82,7 @@ KOKKOS_INLINE_FUNCTION int chain_first_failed(bool failed) {
 }
 
 KOKKOS_INLINE_FUNCTION bool same_double_bits(double a, double b) {
-  std::uint64_t u, v;
-  std::memcpy(&u, &a, sizeof u);
-  std::memcpy(&v, &b, sizeof v);
-  return u == v;
+  return compat::bit_cast<std::uint64_t>(a) == compat::bit_cast<std::uint64_t>(b);
 }
 
 // Where the first launch stopped: status(0) is the first row it did not solve (rows when it
