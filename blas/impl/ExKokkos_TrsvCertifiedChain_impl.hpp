@@ -108,17 +108,20 @@ struct CertifiedChainDiagonalBlock {
   std::int64_t panel_parts;           // how many (none for the first block)
   CertifiedRowsState<ExecSpace> state;
 
-  // x of each row of the block, and the row the launch stops at: two slots, the chain of sub-block
-  // c writing slot c mod 2, read by every thread after the round's barrier. (With one slot, the
+  // x of each row of the block; the row the launch stops at: two slots, the chain of sub-block
+  // c writing slot c mod 2, read by every thread after the round's barrier (with one slot, the
   // next chain could set it before a slower thread has read it for the round before: that thread
-  // would leave the loop and the others wait at a barrier for it.)
+  // would leave the loop and the others wait at a barrier for it); two chains' staged entries.
+  static constexpr int staged = 2 * W * W + W;  // doubles a chain's entries take (see stage)
   static std::size_t scratch_size(std::int64_t rows) {
-    return sizeof(double) * static_cast<std::size_t>(rows) + 2 * sizeof(std::int64_t);
+    return sizeof(double) * (static_cast<std::size_t>(rows) + 2 * staged) +
+           2 * sizeof(std::int64_t);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     auto& shmem = team.team_scratch(0);
     double* xs = static_cast<double*>(shmem.get_shmem(sizeof(double) * rows));
+    double* stage = static_cast<double*>(shmem.get_shmem(sizeof(double) * 2 * staged));
     std::int64_t* stop = static_cast<std::int64_t*>(shmem.get_shmem(2 * sizeof(std::int64_t)));
     const int t = team.team_rank(), T = team.team_size();
     const int lane = t % W, warp = t / W, warps = T / W;
@@ -131,15 +134,15 @@ struct CertifiedChainDiagonalBlock {
         sum[m].add(b(tri.index(p + i)));
       }
     }
-    // The entries of this warp's first chain (sub-block `warp`), loaded while the sums start.
-    ChainRow row;
-    const std::int64_t subs = (rows + W - 1) / W;
-    if (warp < subs) load_chain(row, warp, lane);
+    // The entries of the first two chains, staged while the sums start.
+    const int subs = static_cast<int>((rows + W - 1) / W);  // (a block has at most M T rows)
+    for (int c = 0; c < 2 && c < subs; ++c)
+      if (warp == c % warps) stage_chain(stage, c, lane);
     team.team_barrier();
-    if (warp == 0) solve_chain(sum, row, xs, stop, 0, lane, warps, subs);
+    if (warp == 0) solve_chain(sum, stage, xs, stop, 0, lane, warps);
     team.team_barrier();
-    for (std::int64_t s = 0; s + 1 < subs && stop[s % 2] == rows; ++s) {
-      const std::int64_t next = s + 1;
+    for (int s = 0; s + 1 < subs && stop[s % 2] == rows; ++s) {
+      const int next = s + 1;
       if (warp == next % warps) {
         // With one warp its other rows get sub-block s's terms now (there is no other round to
         // defer them to).
@@ -151,8 +154,10 @@ struct CertifiedChainDiagonalBlock {
             if (m > mine && i < rows) add_terms(sum[m], i, s, xs);
           }
         }
-        solve_chain(sum, row, xs, stop + next % 2, next, lane, warps, subs);
-      } else {
+        solve_chain(sum, stage, xs, stop + next % 2, next, lane, warps);
+        if (warps == 1) prefetch_round(next, t, T);
+      } else {  // (the prefetches shared by the other warps, ahead of their loads)
+        prefetch_round(next, warp < next % warps ? t : t - W, T - W);
         const bool owes = s >= 1 && warp == s % warps;  // (warps > 1 here)
         EXKOKKOS_DEVICE_UNROLL
         for (int m = 0; m < M; ++m) {
@@ -163,47 +168,79 @@ struct CertifiedChainDiagonalBlock {
           }
         }
       }
+      // The chain after next staged by its warp, whose work for this round is done (the solver's
+      // own when there is one warp).
+      if (s + 2 < subs && warp == (s + 2) % warps) stage_chain(stage, s + 2, lane);
       team.team_barrier();
     }
     if (t == 0) state.status(0) = stop[0] < stop[1] ? stop[0] : stop[1];  // (one is rows)
   }
 
-  // What a lane's chain reads of T, loaded a whole cycle of rounds ahead: the block's entries lie
-  // beyond the L2 cache (the panels read the rows' other columns), and the solver warp waited on
-  // memory twice a round (573 -> about 500 cycles a row, n = 16384, H100). The row's entries in
-  // the chain's own columns (k < lane), in the sub-block before it (added just before the chain),
-  // its diagonal.
-  struct ChainRow {
-    double entries[W], before[W], diagonal;
-  };
+  // The entries that round s's updates read (sub-block s's columns, the rows below sub-block
+  // s + 1; among them the entries before chain s + 1, which stage_chain reads in round s - 1)
+  // and chain s + 1's own, asked into the L2 cache a round ahead, a cache line (16 rows of a
+  // column-major T) a thread at a time: the updating warps' loads of them came from memory (long
+  // scoreboard stalls in ncu), and a warp late at the barrier delays the next chain. A hint on
+  // CUDA only (with chains of one row the loop would be wasted work on the host).
+  KOKKOS_INLINE_FUNCTION void prefetch_round(int s, int t, int T) const {
+    if constexpr (W > 1) {
+      constexpr int line = 16;
+      const std::int64_t first = std::int64_t(W) * (s + 1);
+      if (first >= rows) return;
+      const int pieces = static_cast<int>((rows - first + line - 1) / line);
+      const int own = W / line;  // chain s + 1's rows
+      for (int j = t; j < W * (pieces + own); j += T) {
+        const int piece = j / W, k = j % W;
+        if (piece < pieces)
+          compat::prefetch_l2(tri.address(p + first + line * piece, p + W * s + k));
+        else if (first + line * (piece - pieces) < rows)
+          compat::prefetch_l2(tri.address(p + first + line * (piece - pieces), p + first + k));
+      }
+    } else {
+      (void)s, (void)t, (void)T;
+    }
+  }
 
-  KOKKOS_INLINE_FUNCTION void load_chain(ChainRow& row, std::int64_t c, int lane) const {
-    const std::int64_t i = W * c + lane, q = p + i;
+  // What a lane's chain reads of T, staged in team scratch by its warp two rounds ahead (at the
+  // end of its work in the round before the one before it solves): the row's entries in the
+  // chain's own columns (k < lane), in the sub-block before it (added just before the chain), and
+  // its diagonal, at stage[(c mod 2) staged + ...], lane-contiguous. They were registers loaded a
+  // whole cycle of rounds ahead (the block's entries lie beyond the L2 cache: the solver waited on
+  // memory twice a round, 573 -> about 500 cycles a row at n = 16384 on an H100), which took 130
+  // of the 255 registers for the whole loop, and left nothing for the next block's panel in the
+  // same kernel (CertifiedChainWithPanel: 1.3 KB of spills).
+  KOKKOS_INLINE_FUNCTION void stage_chain(double* stage, int c, int lane) const {
+    const std::int64_t i = std::int64_t(W) * c + lane, q = p + i;
     const bool active = i < rows;
+    double* chain_stage = stage + (c % 2) * staged;
     EXKOKKOS_DEVICE_UNROLL
     for (int k = 0; k < W; ++k) {
-      row.entries[k] = active && k < lane ? tri(q, p + W * c + k) : 0.0;
-      row.before[k] = active && c >= 1 ? tri(q, p + W * (c - 1) + k) : 0.0;
+      chain_stage[k * W + lane] = active && k < lane ? tri(q, p + W * c + k) : 0.0;
+      chain_stage[W * W + k * W + lane] = active && c >= 1 ? tri(q, p + W * (c - 1) + k) : 0.0;
     }
-    row.diagonal = active && !unit ? tri(q, q) : 1.0;
+    chain_stage[2 * W * W + lane] = active && !unit ? tri(q, q) : 1.0;
   }
 
   // Sub-block c's chain on this warp: the lane's sum (row W c + lane, register sum[c / warps])
-  // gets sub-block c - 1's terms, the chain runs, and the warp's next chain's entries are loaded.
-  KOKKOS_INLINE_FUNCTION void solve_chain(CompensatedSum (&sum)[M], ChainRow& row, double* xs,
-                                          std::int64_t* stop, std::int64_t c, int lane, int warps,
-                                          std::int64_t subs) const {
-    const int mine = static_cast<int>(c / warps);
+  // gets sub-block c - 1's terms and the chain runs.
+  KOKKOS_INLINE_FUNCTION void solve_chain(CompensatedSum (&sum)[M], const double* stage, double* xs,
+                                          std::int64_t* stop, int c, int lane, int warps) const {
+    const double* chain_stage = stage + (c % 2) * staged;
+    const int mine = c / warps;
     CompensatedSum current = sum[0];
     EXKOKKOS_DEVICE_UNROLL
     for (int m = 1; m < M; ++m)  // (a select, not an indexed array: sum stays in registers)
       if (m == mine) current = sum[m];
-    if (c >= 1 && W * c + lane < rows) add_terms(current, row.before, c - 1, xs);
-    chain(current, row, xs, stop, c, lane);
+    if (c >= 1 && std::int64_t(W) * c + lane < rows) {
+      double before[W];
+      EXKOKKOS_DEVICE_UNROLL
+      for (int k = 0; k < W; ++k) before[k] = chain_stage[W * W + k * W + lane];
+      add_terms(current, before, c - 1, xs);
+    }
+    chain(current, chain_stage, xs, stop, c, lane);
     EXKOKKOS_DEVICE_UNROLL
     for (int m = 0; m < M; ++m)
       if (m == mine) sum[m] = current;
-    if (c + warps < subs) load_chain(row, c + warps, lane);
   }
 
   // Sub-block s's terms -T(i, k) x_k added to row i's sum: even and odd k in two sums, merged.
@@ -234,33 +271,28 @@ struct CertifiedChainDiagonalBlock {
   // The chain of sub-block s on the warp; lane's sum is that of row W s + lane, complete for every
   // column before the sub-block. Publishes x of the rows before the first failed lane (in xs and
   // b), and that row in *stop.
-  KOKKOS_INLINE_FUNCTION void chain(CompensatedSum& sum, const ChainRow& row, double* xs,
+  KOKKOS_INLINE_FUNCTION void chain(CompensatedSum& sum, const double* chain_stage, double* xs,
                                     std::int64_t* stop, std::int64_t s, int lane) const {
     const std::int64_t i = W * s + lane, q = p + i;
     const bool active = i < rows;
-    const double d = row.diagonal;
-    const double y = 1.0 / d;  // (ahead of the chain)
+    const double d = chain_stage[2 * W * W + lane];  // (1 for a unit diagonal: then x = r)
+    const double y = 1.0 / d;                        // (ahead of the chain)
     double x = 0.0;
     EXKOKKOS_DEVICE_UNROLL
     for (int k = 0; k < W; ++k) {
-      double xk = 0.0;
-      if (lane == k) {
-        const double r = sum.head() + sum.errors();
-        if (unit) {
-          x = r;
-        } else {
-          const double quotient = r * y;
-          const double remainder = compat::fma(-quotient, d, r);  // exact for a faithful quotient
-          x = compat::fma(remainder, y, quotient);
-        }
-        xk = x;
-      }
-      xk = chain_broadcast<W>(xk, k);
-      if (lane > k) sum.add_product(row.entries[k], -xk);
+      // Every lane forms its quotient and lane k's is broadcast: no divergent branch before the
+      // shuffle (the other lanes' quotients cost the warp no extra instruction).
+      const double r = sum.head() + sum.errors();
+      const double quotient = r * y;
+      const double remainder = compat::fma(-quotient, d, r);  // exact for a faithful quotient
+      const double candidate = compat::fma(remainder, y, quotient);
+      if (lane == k) x = candidate;
+      const double xk = chain_broadcast<W>(candidate, k);
+      if (lane > k) sum.add_product(chain_stage[k * W + lane], -xk);
     }
+    // With d = 1 the steps give x = r but for r = -0 (x = +0): a zero sum, which round refuses.
     double r = 0.0;
-    const bool accepted =
-        !active || (sum.round(r) && (unit ? same_double_bits(x, r) : same_double_bits(x, r / d)));
+    const bool accepted = !active || (sum.round(r) && same_double_bits(x, r / d));
     const int failed = chain_first_failed<W>(!accepted);
     if (active && lane < failed) {
       xs[i] = x;

@@ -1,6 +1,8 @@
 // The panel of extrsv's certified rows: for each row q = p + i of a diagonal block, the
-// compensated sum (CompensatedSum, Dot2 of Ogita, Rump and Oishi) of -T(q, r) x_r over the solved
-// columns r < p, kept unrounded for CertifiedRowsDiagonalBlock.
+// compensated sum (CompensatedSum, Dot2 of Ogita, Rump and Oishi) of -T(q, r) x_r over a range of
+// solved columns r < p, kept unrounded for the diagonal block (ExKokkos_TrsvCertifiedRows_impl.hpp:
+// the columns before the previous block in the previous block's launch, that block's own columns
+// in a launch of their own).
 //
 // A block has few rows (up to 1024) and many columns. A team takes a slice of S neighbouring rows
 // (S = 32 on devices: a warp reads one coalesced piece of a column when T's columns are
@@ -50,6 +52,7 @@ struct CompensatedParts {
 };
 
 // How a panel is split: slices of `slice` rows, `chunks` ranges of `columns` columns.
+constexpr std::int64_t certified_panel_most_chunks = 32;
 struct CertifiedPanelShape {
   int slice;  // rows a team (the team size when smaller than 32)
   std::int64_t slices, chunks, columns;
@@ -62,15 +65,16 @@ constexpr int certified_panel_team_size() {
 }
 
 // Devices: about four teams a multiprocessor over the whole panel (Kokkos counts 2048 threads a
-// multiprocessor), each of whose threads takes at least 64 columns, and at most 32 parts a row;
-// the host: one team a thread.
+// multiprocessor), each of whose threads takes at least 64 columns, and at most
+// certified_panel_most_chunks parts a row; the host: one team a thread. `columns` columns, teams
+// of team_size threads.
 template <class ExecSpace>
-CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t p,
-                                          std::int64_t rows) {
-  constexpr int team_size = certified_panel_team_size<ExecSpace>();
-  constexpr int slice = team_size < 32 ? team_size : 32;
-  constexpr std::int64_t groups = team_size / slice;  // threads sharing a row
-  constexpr std::int64_t most_chunks = 32;
+CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t columns,
+                                          std::int64_t rows,
+                                          int team_size = certified_panel_team_size<ExecSpace>()) {
+  const int slice = team_size < 32 ? team_size : 32;
+  const std::int64_t groups = team_size / slice;  // threads sharing a row
+  const std::int64_t p = columns;
   const std::int64_t slices = (rows + slice - 1) / slice;
   const std::int64_t teams = is_host_space<ExecSpace>()
                                  ? std::int64_t(compat::concurrency(space))
@@ -78,15 +82,9 @@ CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t p
   std::int64_t chunks = teams / slices;
   const std::int64_t useful = (p + 64 * groups - 1) / (64 * groups);
   if (chunks > useful) chunks = useful;
-  if (chunks > most_chunks) chunks = most_chunks;
+  if (chunks > certified_panel_most_chunks) chunks = certified_panel_most_chunks;
   if (chunks < 1) chunks = 1;
   return {slice, slices, chunks, (p + chunks - 1) / chunks};
-}
-
-// The most parts of any panel (a block of one row).
-template <class ExecSpace>
-std::int64_t certified_panel_max_chunks(const ExecSpace& space) {
-  return certified_panel_shape(space, std::int64_t(1) << 40, 1).chunks;
 }
 
 template <class ExecSpace, class Tri, class BView>
@@ -95,8 +93,11 @@ struct CertifiedPanelFunctor {
   using member_type = typename policy_type::member_type;
   Tri tri;
   BView b;
-  CompensatedParts<ExecSpace> parts;  // (chunk, row of the block)
-  std::int64_t p, rows;               // the block's first row and rows
+  CompensatedParts<ExecSpace> parts;       // (first_part + chunk, row of the block)
+  std::int64_t p, rows;                    // the block's first row and rows
+  std::int64_t first_column, last_column;  // the columns summed: first_column <= r < last_column
+  std::int64_t first_part;
+  bool prefetch_block;  // bring the block's own entries into the L2 cache (see below)
   CertifiedPanelShape shape;
 
   // Each thread's sum, for the team's merge.
@@ -105,20 +106,27 @@ struct CertifiedPanelFunctor {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const std::int64_t slice = team.league_rank() % shape.slices;
-    const std::int64_t chunk = team.league_rank() / shape.slices;
+    run(team, team.league_rank());
+  }
+
+  // Team `league` of the panel (a team of another launch: CertifiedChainWithPanel).
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void run(const Member& team, std::int64_t league) const {
+    const std::int64_t slice = league % shape.slices;
+    const std::int64_t chunk = league / shape.slices;
     const int T = team.team_size(), t = team.team_rank();
     const int lane = t % shape.slice, group = t / shape.slice, groups = T / shape.slice;
     const std::int64_t i = slice * shape.slice + lane;
-    const std::int64_t first = chunk * shape.columns;
-    const std::int64_t last = first + shape.columns < p ? first + shape.columns : p;
+    const std::int64_t first = first_column + chunk * shape.columns;
+    const std::int64_t last =
+        first + shape.columns < last_column ? first + shape.columns : last_column;
     CompensatedSum sum;
     if (i < rows && group < groups) {
       const std::int64_t q = p + i;
       // The first chunk's teams bring the block's own entries (its lower triangle) into the L2
       // cache for the diagonal solve that follows, whose loads of them wait on its chains: without
       // this they come from memory (the panels read only the columns before the block).
-      if (chunk == 0)
+      if (prefetch_block && chunk == 0)
         for (std::int64_t r = group; r <= i; r += groups)
           compat::prefetch_l2(tri.address(q, p + r));
       std::int64_t r = first + group;
@@ -148,7 +156,7 @@ struct CertifiedPanelFunctor {
         const int u = g * shape.slice + lane;
         sum.merge(CompensatedSum(heads[u], errors[u], magnitudes[u], terms[u]));
       }
-      parts.set(chunk, i, sum);
+      parts.set(first_part + chunk, i, sum);
     }
   }
 };

@@ -197,6 +197,36 @@ struct CertifiedRowsResume {
   }
 };
 
+// The first launch of a diagonal block with the next block's panel over the columns before this
+// block beside it: team 0 solves the block's chains, teams 1 .. the panel's (its parts in the other
+// of two workspaces). Neither needs the other's results: the panel's columns were solved before
+// this launch. The panel's 0.6 ms at n = 16384 on an H100 (memory-bound, every multiprocessor)
+// left the path of the solve, which then runs on one multiprocessor; only the previous block's
+// own columns are left to a small panel after it. Both parts share the chain's launch bounds (one
+// team a multiprocessor, 255 registers), which the streaming panel does not need but does not
+// mind (eight loads in flight a thread).
+template <class ExecSpace, class Tri, class BView, int W>
+struct CertifiedChainWithPanel {
+  using chain_type = CertifiedChainDiagonalBlock<ExecSpace, Tri, BView, W>;
+  using panel_type = CertifiedPanelFunctor<ExecSpace, Tri, BView>;
+  using policy_type = typename chain_type::policy_type;
+  using member_type = typename policy_type::member_type;
+  chain_type chain;
+  panel_type panel;  // (panel.shape.slices * panel.shape.chunks teams; none for the last block)
+
+  static std::size_t scratch_size(std::int64_t rows, int team_size) {
+    const std::size_t a = chain_type::scratch_size(rows), b = panel_type::scratch_size(team_size);
+    return a > b ? a : b;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    if (team.league_rank() == 0)
+      chain(team);
+    else
+      panel.run(team, team.league_rank() - 1);
+  }
+};
+
 }  // namespace Impl
 }  // namespace ExKokkos
 

@@ -11,8 +11,8 @@
 //      x_q = RN(RN(S_q) / T(q, q)) (or RN(S_q) with a unit diagonal), RN(S_q) of the exact S_q:
 //      one thread on the host (DiagonalBlockFunctor); on devices (doubles) a team whose threads
 //      own rows and round them where a compensated sum certifies RN(S_q), solving the others
-//      exactly (CertifiedRowsDiagonalBlock); otherwise a team sharing each row's terms
-//      (TeamDiagonalBlockFunctor).
+//      exactly (certified_substitution, whose launches also carry the next block's panel);
+//      otherwise a team sharing each row's terms (TeamDiagonalBlockFunctor).
 // The residual is the exact sum of b_q and the negated products (negation is exact), so even the
 // sign of an exact zero is that of IEEE's b_q - t_q0 x_0 - t_q1 x_1 - ...
 // Each x_q is a function of exact quantities only, so every block size, schedule, thread count
@@ -164,9 +164,9 @@ enum class DiagonalSolve {
 
 struct TrsvPlan {
   DiagonalSolve diagonal = DiagonalSolve::one_thread;
-  LaunchConfig launch;      // the diagonal blocks' team
-  std::int64_t block = 0;   // rows per diagonal block
-  std::int64_t chunks = 0;  // certified_rows: the most parts of a panel
+  LaunchConfig launch;     // the diagonal blocks' team
+  std::int64_t block = 0;  // rows per diagonal block
+  std::int64_t parts = 0;  // certified_rows: the most parts of a block's panel sums
 };
 
 // The diagonal solve and its configuration. On devices: certified rows for doubles unless the
@@ -206,24 +206,26 @@ TrsvPlan plan_trsv(const ExecSpace& space, const Options& options, std::int64_t 
     // A block of R rows a thread unless asked for fewer; the bits do not depend on it.
     const std::int64_t most = std::int64_t(certified_rows_per_thread) * plan.launch.team_size;
     block = options.block_size > 0 && options.block_size < most ? options.block_size : most;
-    plan.chunks = certified_panel_max_chunks(space);
+    plan.parts = 2 * certified_panel_most_chunks;  // the columns before the last block, its own
   }
   plan.block = block < n ? block : n;
   return plan;
 }
 
 // The panel sums and the diagonal blocks' workspace: exact sums, or compensated ones in parts for
-// the certified rows (and where their first launch stopped).
+// the certified rows (two: block k's are read while block k + 1's are written), and where their
+// first launch stopped.
 template <class ExecSpace>
 struct TrsvWorkspaces {
   TrsvWorkspace<ExecSpace> exact;
-  CompensatedParts<ExecSpace> compensated;
+  CompensatedParts<ExecSpace> compensated[2];
   CertifiedRowsState<ExecSpace> stopped;
   explicit TrsvWorkspaces(const TrsvPlan& plan) {
     const auto rows = static_cast<std::size_t>(plan.block);
     if (plan.diagonal == DiagonalSolve::certified_rows) {
-      compensated = CompensatedParts<ExecSpace>("ExKokkos::extrsv::panel_sums",
-                                                static_cast<std::size_t>(plan.chunks), rows);
+      for (auto& parts : compensated)
+        parts = CompensatedParts<ExecSpace>("ExKokkos::extrsv::panel_sums",
+                                            static_cast<std::size_t>(plan.parts), rows);
       stopped.status = decltype(stopped.status)("ExKokkos::extrsv::stopped_at", 1);
     } else {
       exact = TrsvWorkspace<ExecSpace>(
@@ -254,37 +256,64 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
   });
 }
 
-// The certified rows: a first launch that stops at a refused row (chains of a warp's width where
-// the team is whole warps on CUDA, else of one row), and one that resumes from there with the
-// exact path (or returns at once).
+// The certified rows, block by block: a first launch that solves the block's chains and stops
+// at a refused row (chains of a warp's width where the team is whole warps on CUDA, else of one
+// row), with the next block's panel over the columns before this block beside it
+// (CertifiedChainWithPanel); one that resumes from the stop with the exact path (or returns at
+// once); the next block's panel over this block's columns. Block k's panel sums are parts
+// 0 .. parts - 1 of workspace k mod 2: the columns before block k - 1, then block k - 1's.
 template <class ExecSpace, class Tri, class BView>
-void launch_certified_rows(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri,
-                           const BView& b, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
-                           std::int64_t rows, bool unit) {
+void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri,
+                            const BView& b, const TrsvWorkspaces<ExecSpace>& ws, bool unit) {
   if constexpr (std::is_same<typename BView::non_const_value_type, double>::value) {
-    const std::int64_t panel_parts = p > 0 ? certified_panel_shape(space, p, rows).chunks : 0;
+    const std::int64_t n = tri.n, nb = plan.block;
     const int team = plan.launch.team_size;
-    auto chain = [&](auto width) {
-      using F = CertifiedChainDiagonalBlock<ExecSpace, Tri, BView, decltype(width)::value>;
-      typename F::policy_type policy(space, 1, team);
-      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(rows)));
-      Kokkos::parallel_for("ExKokkos::extrsv::certified_chain", policy,
-                           F{tri, b, p, rows, unit, ws.compensated, panel_parts, ws.stopped});
-    };
-    if constexpr (!is_host_space<ExecSpace>()) {
-      if (certified_chain_width<ExecSpace>(team) == 32)
-        chain(std::integral_constant<int, 32>());
-      else
+    std::int64_t parts = 0;  // block k's panel sums
+    for (std::int64_t p = 0, k = 0; p < n; p += nb, ++k) {
+      const std::int64_t rows = n - p < nb ? n - p : nb, next = p + rows;
+      const std::int64_t next_rows = n - next < nb ? n - next : nb;  // (0 after the last block)
+      const CompensatedParts<ExecSpace>& mine = ws.compensated[k % 2];
+      const CompensatedParts<ExecSpace>& theirs = ws.compensated[(k + 1) % 2];
+      // The next block's panel over the columns before this block, in the chains' launch.
+      const bool early = next_rows > 0 && p > 0;
+      const CertifiedPanelShape before = early ? certified_panel_shape(space, p, next_rows, team)
+                                               : CertifiedPanelShape{1, 0, 0, 0};
+      const std::int64_t before_parts = early ? before.chunks : 0;
+      const CertifiedPanelFunctor<ExecSpace, Tri, BView> panel{tri, b, theirs, next,  next_rows,
+                                                               0,   p, 0,      false, before};
+      auto chain = [&](auto width) {
+        using F = CertifiedChainWithPanel<ExecSpace, Tri, BView, decltype(width)::value>;
+        const std::int64_t teams = 1 + before.slices * before.chunks;
+        typename F::policy_type policy(space, static_cast<int>(teams), team);
+        policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(rows, team)));
+        Kokkos::parallel_for("ExKokkos::extrsv::certified_chain", policy,
+                             F{{tri, b, p, rows, unit, mine, parts, ws.stopped}, panel});
+      };
+      if constexpr (!is_host_space<ExecSpace>()) {
+        if (certified_chain_width<ExecSpace>(team) == 32)
+          chain(std::integral_constant<int, 32>());
+        else
+          chain(std::integral_constant<int, 1>());
+      } else {
         chain(std::integral_constant<int, 1>());
-    } else {
-      chain(std::integral_constant<int, 1>());
+      }
+      using F = CertifiedRowsResume<ExecSpace, Tri, BView>;
+      typename F::policy_type policy(space, 1, team);
+      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(plan.launch.copies, rows)));
+      Kokkos::parallel_for("ExKokkos::extrsv::certified_rows", policy,
+                           F{{tri, b, p, rows, unit}, mine, parts, ws.stopped, plan.launch.copies});
+      if (next_rows > 0) {  // the next block's panel over this block's columns
+        constexpr int panel_team = certified_panel_team_size<ExecSpace>();
+        const CertifiedPanelShape own = certified_panel_shape(space, rows, next_rows);
+        using P = CertifiedPanelFunctor<ExecSpace, Tri, BView>;
+        typename P::policy_type panel_policy(space, static_cast<int>(own.slices * own.chunks),
+                                             panel_team);
+        panel_policy.set_scratch_size(0, Kokkos::PerTeam(P::scratch_size(panel_team)));
+        Kokkos::parallel_for("ExKokkos::extrsv::certified_panel", panel_policy,
+                             P{tri, b, theirs, next, next_rows, p, next, before_parts, true, own});
+        parts = before_parts + own.chunks;
+      }
     }
-    using F = CertifiedRowsResume<ExecSpace, Tri, BView>;
-    typename F::policy_type policy(space, 1, team);
-    policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(plan.launch.copies, rows)));
-    Kokkos::parallel_for(
-        "ExKokkos::extrsv::certified_rows", policy,
-        F{{tri, b, p, rows, unit}, ws.compensated, panel_parts, ws.stopped, plan.launch.copies});
   }
 }
 
@@ -292,8 +321,6 @@ template <class ExecSpace, class Tri, class BView>
 void launch_diagonal_block(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri,
                            const BView& b, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
                            std::int64_t rows, bool unit) {
-  if (plan.diagonal == DiagonalSolve::certified_rows)
-    return launch_certified_rows(space, plan, tri, b, ws, p, rows, unit);
   if constexpr (is_host_space<ExecSpace>()) {  // the one-thread solve is a host loop
     if (plan.diagonal == DiagonalSolve::one_thread) {
       with_expansion_size(plan.launch.expansion_size, [&](auto size) {
@@ -314,18 +341,6 @@ template <class T, class ExecSpace, class Tri, class BView>
 void launch_panel(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri, const BView& b,
                   const Options& options, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
                   std::int64_t rows, const char* routine) {
-  if constexpr (std::is_same<T, double>::value) {
-    if (plan.diagonal == DiagonalSolve::certified_rows) {
-      constexpr int team = certified_panel_team_size<ExecSpace>();
-      const CertifiedPanelShape shape = certified_panel_shape(space, p, rows);
-      using F = CertifiedPanelFunctor<ExecSpace, Tri, BView>;
-      typename F::policy_type policy(space, static_cast<int>(shape.slices * shape.chunks), team);
-      policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_size(team)));
-      Kokkos::parallel_for("ExKokkos::extrsv::certified_panel", policy,
-                           F{tri, b, ws.compensated, p, rows, shape});
-      return;
-    }
-  }
   const PanelOperand<Tri> panel{tri, p, rows};
   const GemvConfig c =
       resolve_gemv_config(space, options, panel, std::is_same<T, double>::value, routine);
@@ -338,6 +353,8 @@ template <class T, class ExecSpace, class Tri, class BView>
 void blocked_substitution(const ExecSpace& space, const Tri& tri, const BView& b, bool unit,
                           const Options& options, const TrsvPlan& plan,
                           const TrsvWorkspaces<ExecSpace>& ws, const char* routine) {
+  if (plan.diagonal == DiagonalSolve::certified_rows)
+    return certified_substitution(space, plan, tri, b, ws, unit);
   const std::int64_t n = tri.n, nb = plan.block;
   for (std::int64_t p = 0; p < n; p += nb) {
     const std::int64_t rows = n - p < nb ? n - p : nb;
