@@ -65,13 +65,17 @@ constexpr int certified_panel_team_size() {
 }
 
 // Devices: about four teams a multiprocessor over the whole panel (Kokkos counts 2048 threads a
-// multiprocessor), each of whose threads takes at least 64 columns, and at most
+// multiprocessor), each of whose threads takes at least `least` columns, and at most
 // certified_panel_most_chunks parts a row; the host: one team a thread. `columns` columns, teams
-// of team_size threads.
+// of team_size threads. The panel beside the chains (CertifiedChainWithPanel) has time to spare
+// and takes 64 columns a thread (fewer parts for the block to merge); the small one between two
+// blocks is on the solve's path and takes 8, one round of loads a thread (with 64: 28 us of a
+// block's 280 at n = 16384 on an H100, each thread waiting on eight rounds of loads).
 template <class ExecSpace>
 CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t columns,
                                           std::int64_t rows,
-                                          int team_size = certified_panel_team_size<ExecSpace>()) {
+                                          int team_size = certified_panel_team_size<ExecSpace>(),
+                                          std::int64_t least = 64) {
   const int slice = team_size < 32 ? team_size : 32;
   const std::int64_t groups = team_size / slice;  // threads sharing a row
   const std::int64_t p = columns;
@@ -80,7 +84,7 @@ CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t c
                                  ? std::int64_t(compat::concurrency(space))
                                  : std::int64_t(compat::concurrency(space)) / 512;
   std::int64_t chunks = teams / slices;
-  const std::int64_t useful = (p + 64 * groups - 1) / (64 * groups);
+  const std::int64_t useful = (p + least * groups - 1) / (least * groups);
   if (chunks > useful) chunks = useful;
   if (chunks > certified_panel_most_chunks) chunks = certified_panel_most_chunks;
   if (chunks < 1) chunks = 1;
@@ -123,11 +127,11 @@ struct CertifiedPanelFunctor {
     CompensatedSum sum;
     if (i < rows && group < groups) {
       const std::int64_t q = p + i;
-      // The first chunk's teams bring the block's own entries (its lower triangle) into the L2
-      // cache for the diagonal solve that follows, whose loads of them wait on its chains: without
-      // this they come from memory (the panels read only the columns before the block).
-      if (prefetch_block && chunk == 0)
-        for (std::int64_t r = group; r <= i; r += groups)
+      // The teams bring the block's own entries (its lower triangle) into the L2 cache for the
+      // diagonal solve that follows, whose first loads of them wait on its chains (it asks for
+      // the later ones itself, a round ahead): chunk c the columns c, c + chunks, ... of a group.
+      if (prefetch_block)
+        for (std::int64_t r = group + groups * chunk; r <= i; r += groups * shape.chunks)
           compat::prefetch_l2(tri.address(q, p + r));
       std::int64_t r = first + group;
       // Eight terms' loads issued before their sums, which form a dependent chain.

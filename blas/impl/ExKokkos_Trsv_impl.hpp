@@ -304,7 +304,8 @@ void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const 
                            F{{tri, b, p, rows, unit}, mine, parts, ws.stopped, plan.launch.copies});
       if (next_rows > 0) {  // the next block's panel over this block's columns
         constexpr int panel_team = certified_panel_team_size<ExecSpace>();
-        const CertifiedPanelShape own = certified_panel_shape(space, rows, next_rows);
+        const CertifiedPanelShape own =
+            certified_panel_shape(space, rows, next_rows, panel_team, 8);
         using P = CertifiedPanelFunctor<ExecSpace, Tri, BView>;
         typename P::policy_type panel_policy(space, static_cast<int>(own.slices * own.chunks),
                                              panel_team);
