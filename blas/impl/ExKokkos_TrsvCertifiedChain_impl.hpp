@@ -112,7 +112,7 @@ struct CertifiedChainDiagonalBlock {
   // c writing slot c mod 2, read by every thread after the round's barrier (with one slot, the
   // next chain could set it before a slower thread has read it for the round before: that thread
   // would leave the loop and the others wait at a barrier for it); two chains' staged entries.
-  static constexpr int staged = 2 * W * W + W;  // doubles a chain's entries take (see stage)
+  static constexpr int staged = 2 * W * W + W;  // doubles a chain's entries take (stage_chain)
   static std::size_t scratch_size(std::int64_t rows) {
     return sizeof(double) * (static_cast<std::size_t>(rows) + 2 * staged) +
            2 * sizeof(std::int64_t);
@@ -177,11 +177,13 @@ struct CertifiedChainDiagonalBlock {
   }
 
   // The entries that round s's updates read (sub-block s's columns, the rows below sub-block
-  // s + 1; among them the entries before chain s + 1, which stage_chain reads in round s - 1)
-  // and chain s + 1's own, asked into the L2 cache a round ahead, a cache line (16 rows of a
-  // column-major T) a thread at a time: the updating warps' loads of them came from memory (long
-  // scoreboard stalls in ncu), and a warp late at the barrier delays the next chain. A hint on
-  // CUDA only (with chains of one row the loop would be wasted work on the host).
+  // s + 1), asked into the L2 cache a round ahead, a cache line (16 rows of a column-major T) a
+  // thread at a time: the updating warps' loads of them came from memory (long scoreboard stalls
+  // in ncu), and a warp late at the barrier delays the next chain. Also chain s + 1's own entries
+  // (its lower triangle, within the block): with the entries before it, which are among the
+  // former, stage_chain loads them at the end of the same round (round s - 1), after the warp's
+  // updates. A hint on CUDA only (with chains of one row the loop would be wasted work on the
+  // host).
   KOKKOS_INLINE_FUNCTION void prefetch_round(int s, int t, int T) const {
     if constexpr (W > 1) {
       constexpr int line = 16;
@@ -193,7 +195,8 @@ struct CertifiedChainDiagonalBlock {
         const int piece = j / W, k = j % W;
         if (piece < pieces)
           compat::prefetch_l2(tri.address(p + first + line * piece, p + W * s + k));
-        else if (first + line * (piece - pieces) < rows)
+        else if (first + line * (piece - pieces) < rows && k < line * (piece - pieces + 1) &&
+                 first + k < rows)  // (rows first + 16 h .. : columns up to their diagonal)
           compat::prefetch_l2(tri.address(p + first + line * (piece - pieces), p + first + k));
       }
     } else {
@@ -290,7 +293,8 @@ struct CertifiedChainDiagonalBlock {
       const double xk = chain_broadcast<W>(candidate, k);
       if (lane > k) sum.add_product(chain_stage[k * W + lane], -xk);
     }
-    // With d = 1 the steps give x = r but for r = -0 (x = +0): a zero sum, which round refuses.
+    // With d = 1 the steps give x = r but for r = -0 (x = +0) and r = +-inf (x = NaN): sums that
+    // round refuses (a zero, an infinity).
     double r = 0.0;
     const bool accepted = !active || (sum.round(r) && same_double_bits(x, r / d));
     const int failed = chain_first_failed<W>(!accepted);

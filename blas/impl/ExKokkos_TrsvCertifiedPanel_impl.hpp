@@ -8,10 +8,10 @@
 // (S = 32 on devices: a warp reads one coalesced piece of a column when T's columns are
 // contiguous, y = A x with LayoutLeft) and a chunk of the columns; its T / S groups of S threads
 // stride the chunk's columns, and the team merges their sums (CompensatedSum::merge) into one
-// part per row and chunk. The diagonal block merges a row's parts (a few: at most one chunk per
-// multiprocessor's two teams). CompensatedSum's margin holds for any order of additions and any
-// tree of merges, so the split changes no bit: the certified rounding either gives RN of the exact
-// sum or refuses.
+// part per row and chunk. The diagonal block merges a row's parts (at most 64: those of the
+// panel beside the previous block's chains and of the one between the blocks). CompensatedSum's
+// margin holds for any order of additions and any tree of merges, so the split changes no bit: the
+// certified rounding either gives RN of the exact sum or refuses.
 //
 // The parts are kept as separate arrays (s, c, magnitude, terms), read and written one coalesced
 // field at a time: a View of CompensatedSum was written byte by byte by nvcc (2026-11-25, H100).

@@ -158,8 +158,8 @@ using TrsvWorkspace = Kokkos::View<LongAccumulator*, typename ExecSpace::memory_
 enum class DiagonalSolve {
   one_thread,     // host default: DiagonalBlockFunctor; panels keep exact sums
   team,           // TeamDiagonalBlockFunctor; panels keep exact sums
-  certified_rows  // devices' default for doubles: CertifiedRowsDiagonalBlock; compensated sums
-                  // in parts (CertifiedPanelFunctor)
+  certified_rows  // devices' default for doubles: certified_substitution; compensated sums in
+                  // parts (CertifiedPanelFunctor)
 };
 
 struct TrsvPlan {
