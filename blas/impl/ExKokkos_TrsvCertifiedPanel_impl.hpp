@@ -78,17 +78,16 @@ CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t c
                                           std::int64_t least = 64) {
   const int slice = team_size < 32 ? team_size : 32;
   const std::int64_t groups = team_size / slice;  // threads sharing a row
-  const std::int64_t p = columns;
   const std::int64_t slices = (rows + slice - 1) / slice;
   const std::int64_t teams = is_host_space<ExecSpace>()
                                  ? std::int64_t(compat::concurrency(space))
                                  : std::int64_t(compat::concurrency(space)) / 512;
   std::int64_t chunks = teams / slices;
-  const std::int64_t useful = (p + least * groups - 1) / (least * groups);
+  const std::int64_t useful = (columns + least * groups - 1) / (least * groups);
   if (chunks > useful) chunks = useful;
   if (chunks > certified_panel_most_chunks) chunks = certified_panel_most_chunks;
   if (chunks < 1) chunks = 1;
-  return {slice, slices, chunks, (p + chunks - 1) / chunks};
+  return {slice, slices, chunks, (columns + chunks - 1) / chunks};
 }
 
 template <class ExecSpace, class Tri, class BView>

@@ -277,8 +277,8 @@ void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const 
       // The next block's panel over the columns before this block, in the chains' launch.
       const bool early = next_rows > 0 && p > 0;
       const CertifiedPanelShape before = early ? certified_panel_shape(space, p, next_rows, team)
-                                               : CertifiedPanelShape{1, 0, 0, 0};
-      const std::int64_t before_parts = early ? before.chunks : 0;
+                                               : CertifiedPanelShape{1, 0, 0, 0};  // (no teams)
+      const std::int64_t before_parts = before.chunks;
       const CertifiedPanelFunctor<ExecSpace, Tri, BView> panel{tri, b, theirs, next,  next_rows,
                                                                0,   p, 0,      false, before};
       auto chain = [&](auto width) {
