@@ -43,11 +43,15 @@
 #endif
 
 // Loops over a warp's lanes unrolled in device passes, so that the arrays they index stay in
-// registers (a chain's entries in extrsv's certified rows). Empty on the host.
+// registers (a chain's entries in extrsv's certified rows); EXKOKKOS_DEVICE_UNROLL_BY(n), n
+// iterations a copy, for long bodies whose whole unrolling costs more than it saves. Empty on the
+// host.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define EXKOKKOS_DEVICE_UNROLL EXKOKKOS_PRAGMA(unroll)
+#define EXKOKKOS_DEVICE_UNROLL_BY(n) EXKOKKOS_PRAGMA(unroll n)
 #else
 #define EXKOKKOS_DEVICE_UNROLL
+#define EXKOKKOS_DEVICE_UNROLL_BY(n)
 #endif
 
 // The window loops of ExpansionLanes in 512-bit vectors where the target has AVX-512: GCC tunes

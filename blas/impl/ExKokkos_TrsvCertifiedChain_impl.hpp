@@ -22,14 +22,22 @@
 //   - round s: the warp that solves sub-block s + 1 adds sub-block s's terms to its chain's row
 //     only and runs the chain; the others add them to all their rows below, and the warp that
 //     solved sub-block s (which skipped its other rows in the round before) also adds sub-block
-//     s - 1's: nothing but the chain delays the round's barrier. Each update of W terms runs as
-//     two compensated sums (even and odd terms) merged once: two dependent chains of additions
-//     side by side (CompensatedSum::merge keeps the margin).
+//     s - 1's. Each update of W terms runs as two compensated sums (even and odd terms) merged
+//     once: two dependent chains of additions side by side (CompensatedSum::merge keeps the
+//     margin).
+//   - what orders the rounds: a warp's rows are only ever read and written by that warp, so a
+//     round needs of the others only the x of chain s. With W = 32 on sm_80 and later, the
+//     solving warp signals each chain (ExKokkos_ChainSignal_impl.hpp) and a warp waits for the
+//     signal of the one chain it reads, running as many rounds behind as its updates take; the
+//     next chain waits for nobody's updates but its own warp's. With a team barrier a round
+//     (elsewhere) it waited for the slowest warp: extrsv took 4.24-4.39 ms with the barrier and
+//     3.94-4.04 with the signals at n = 16384 on an H100 (results/CUDA_H100.md, session 21).
 // W is 32 on CUDA for teams of whole warps, else 1 (a chain of one row, x published by the
 // barrier): the same code, so the CPU tests run it. x is the definition's bits either way.
 #ifndef EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
 #define EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
 
+#include "ExKokkos_ChainSignal_impl.hpp"
 #include "ExKokkos_TrsvCertifiedPanel_impl.hpp"
 
 namespace ExKokkos {
@@ -108,41 +116,48 @@ struct CertifiedChainDiagonalBlock {
   std::int64_t panel_parts;           // how many (none for the first block)
   CertifiedRowsState<ExecSpace> state;
 
-  // x of each row of the block; the row the launch stops at: two slots, the chain of sub-block
-  // c writing slot c mod 2, read by every thread after the round's barrier (with one slot, the
-  // next chain could set it before a slower thread has read it for the round before: that thread
-  // would leave the loop and the others wait at a barrier for it); two chains' staged entries.
+  // x of each row of the block; two chains' staged entries; a chain's stop (the row it stopped
+  // at, or rows), written by the chain only and read by the others after the round's barrier or
+  // the chain's signal (with one slot for all, a later chain could set it while a warp still
+  // reads it for an earlier round: racecheck saw it once warps ran rounds apart); a chain's
+  // signal.
   static constexpr int staged = 2 * W * W + W;  // doubles a chain's entries take (stage_chain)
   static std::size_t scratch_size(std::int64_t rows) {
+    const auto chains = static_cast<std::size_t>((rows + W - 1) / W);
     return sizeof(double) * (static_cast<std::size_t>(rows) + 2 * staged) +
-           2 * sizeof(std::int64_t);
+           sizeof(std::int64_t) * 2 * chains;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     auto& shmem = team.team_scratch(0);
     double* xs = static_cast<double*>(shmem.get_shmem(sizeof(double) * rows));
     double* stage = static_cast<double*>(shmem.get_shmem(sizeof(double) * 2 * staged));
-    std::int64_t* stop = static_cast<std::int64_t*>(shmem.get_shmem(2 * sizeof(std::int64_t)));
+    const int subs = static_cast<int>((rows + W - 1) / W);  // (a block has at most M T rows)
+    std::int64_t* stop = static_cast<std::int64_t*>(shmem.get_shmem(sizeof(std::int64_t) * subs));
+    std::int64_t* solved =  // chain c's signal: solved + c
+        static_cast<std::int64_t*>(shmem.get_shmem(sizeof(std::int64_t) * subs));
+    constexpr bool signals = W > 1 && chain_signals;
     const int t = team.team_rank(), T = team.team_size();
     const int lane = t % W, warp = t / W, warps = T / W;
-    if (t == 0) stop[0] = stop[1] = rows;
-    CompensatedSum sum[M];
-    for (int m = 0; m < M; ++m) {
-      const std::int64_t i = t + std::int64_t(T) * m;
-      if (i < rows) {
-        if (panel_parts > 0) sum[m] = merged_parts(parts, panel_parts, i);
-        sum[m].add(b(tri.index(p + i)));
-      }
+    for (int c = t; c < subs; c += T) {
+      stop[c] = rows;
+      if constexpr (signals) chain_signal_init(solved + c, W);
     }
+    CompensatedSum sum[M];
+    start_sums(sum, t, T);
     // The entries of the first two chains, staged while the sums start.
-    const int subs = static_cast<int>((rows + W - 1) / W);  // (a block has at most M T rows)
     for (int c = 0; c < 2 && c < subs; ++c)
       if (warp == c % warps) stage_chain(stage, c, lane);
     team.team_barrier();
-    if (warp == 0) solve_chain(sum, stage, xs, stop, 0, lane, warps);
-    team.team_barrier();
-    for (int s = 0; s + 1 < subs && stop[s % 2] == rows; ++s) {
+    if (warp == 0) {
+      solve_chain(sum, stage, xs, stop, 0, lane, warps);
+      if constexpr (signals) chain_signal_arrive(solved);
+    }
+    if constexpr (!signals) team.team_barrier();
+    for (int s = 0; s + 1 < subs; ++s) {
       const int next = s + 1;
+      if constexpr (signals) chain_signal_wait(solved + s);  // (chain s's x and stop)
+      if (stop[s] != rows) break;
       if (warp == next % warps) {
         // With one warp its other rows get sub-block s's terms now (there is no other round to
         // defer them to).
@@ -154,7 +169,8 @@ struct CertifiedChainDiagonalBlock {
             if (m > mine && i < rows) add_terms(sum[m], i, s, xs);
           }
         }
-        solve_chain(sum, stage, xs, stop + next % 2, next, lane, warps);
+        solve_chain(sum, stage, xs, stop + next, next, lane, warps);
+        if constexpr (signals) chain_signal_arrive(solved + next);
         if (warps == 1) prefetch_round(next, t, T);
       } else {  // (the prefetches shared by the other warps, ahead of their loads)
         prefetch_round(next, warp < next % warps ? t : t - W, T - W);
@@ -171,9 +187,43 @@ struct CertifiedChainDiagonalBlock {
       // The chain after next staged by its warp, whose work for this round is done (the solver's
       // own when there is one warp).
       if (s + 2 < subs && warp == (s + 2) % warps) stage_chain(stage, s + 2, lane);
-      team.team_barrier();
+      if constexpr (!signals) team.team_barrier();
     }
-    if (t == 0) state.status(0) = stop[0] < stop[1] ? stop[0] : stop[1];  // (one is rows)
+    if constexpr (signals) team.team_barrier();  // (every chain's stop final)
+    if (t == 0) {
+      std::int64_t first = rows;  // (at most one chain stops)
+      for (int c = 0; c < subs; ++c) first = stop[c] < first ? stop[c] : first;
+      state.status(0) = first;
+    }
+  }
+
+  // The thread's rows' sums: the panel's parts merged, and b. Part by part for all the rows at
+  // once, four parts' loads in flight (a row's parts one after another waited on a load each:
+  // the chains' start took about a tenth of the block's launch on an H100 at n = 16384).
+  // Merging in order of parts, the same tree as merged_parts: CompensatedSum's margin holds for
+  // any tree anyway. Rows past the block read the last row's parts and are cleared after.
+  KOKKOS_INLINE_FUNCTION void start_sums(CompensatedSum (&sum)[M], int t, int T) const {
+    std::int64_t row[M];
+    EXKOKKOS_DEVICE_UNROLL
+    for (int m = 0; m < M; ++m) {
+      const std::int64_t i = t + std::int64_t(T) * m;
+      row[m] = i < rows ? i : rows - 1;
+    }
+    if (panel_parts > 0) {
+      EXKOKKOS_DEVICE_UNROLL
+      for (int m = 0; m < M; ++m) sum[m] = parts.get(0, row[m]);
+      EXKOKKOS_DEVICE_UNROLL_BY(4)
+      for (std::int64_t j = 1; j < panel_parts; ++j) {
+        EXKOKKOS_DEVICE_UNROLL
+        for (int m = 0; m < M; ++m) sum[m].merge(parts.get(j, row[m]));
+      }
+    }
+    for (int m = 0; m < M; ++m) {
+      if (t + std::int64_t(T) * m < rows)
+        sum[m].add(b(tri.index(p + row[m])));
+      else
+        sum[m] = CompensatedSum();
+    }
   }
 
   // The entries that round s's updates read (sub-block s's columns, the rows below sub-block
@@ -281,7 +331,11 @@ struct CertifiedChainDiagonalBlock {
     const double d = chain_stage[2 * W * W + lane];  // (1 for a unit diagonal: then x = r)
     const double y = 1.0 / d;                        // (ahead of the chain)
     double x = 0.0;
-    EXKOKKOS_DEVICE_UNROLL
+    // Unrolled by four, not whole: the whole loop's 32 copies of the step were 504 shuffles and a
+    // branch around each lane's update (BSSY / BSYNC); four copies a pass keep 32 shuffles, and
+    // the update, computed by every lane and kept by a select where lane > k, has no branch. One
+    // block's chains took about 5% less on an H100 (results/CUDA_H100.md, session 21).
+    EXKOKKOS_DEVICE_UNROLL_BY(4)
     for (int k = 0; k < W; ++k) {
       // Every lane forms its quotient and lane k's is broadcast: no divergent branch before the
       // shuffle (the other lanes' quotients cost the warp no extra instruction).
@@ -291,7 +345,9 @@ struct CertifiedChainDiagonalBlock {
       const double candidate = compat::fma(remainder, y, quotient);
       if (lane == k) x = candidate;
       const double xk = chain_broadcast<W>(candidate, k);
-      if (lane > k) sum.add_product(chain_stage[k * W + lane], -xk);
+      CompensatedSum updated = sum;
+      updated.add_product(chain_stage[k * W + lane], -xk);
+      if (lane > k) sum = updated;
     }
     // With d = 1 the steps give x = r but for r = -0 (x = +0) and r = +-inf (x = NaN): sums that
     // round refuses (a zero, an infinity).

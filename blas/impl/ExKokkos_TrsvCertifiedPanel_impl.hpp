@@ -8,8 +8,9 @@
 // (S = 32 on devices: a warp reads one coalesced piece of a column when T's columns are
 // contiguous, y = A x with LayoutLeft) and a chunk of the columns; its T / S groups of S threads
 // stride the chunk's columns, and the team merges their sums (CompensatedSum::merge) into one
-// part per row and chunk. The diagonal block merges a row's parts (at most 64: those of the
-// panel beside the previous block's chains and of the one between the blocks). CompensatedSum's
+// part per row and chunk. The panel between two blocks also merges the parts of the one beside the
+// previous block's chains into its own (part j into chunk j mod chunks's), so that the diagonal
+// block merges at most 32 parts a row (its single team read 64 of them). CompensatedSum's
 // margin holds for any order of additions and any tree of merges, so the split changes no bit: the
 // certified rounding either gives RN of the exact sum or refuses.
 //
@@ -102,6 +103,7 @@ struct CertifiedPanelFunctor {
   std::int64_t first_part;
   bool prefetch_block;  // bring the block's own entries into the L2 cache (see below)
   CertifiedPanelShape shape;
+  std::int64_t absorbed = 0;  // parts 0 .. absorbed - 1 are merged into chunk j mod chunks's
 
   // Each thread's sum, for the team's merge.
   static std::size_t scratch_size(int team_size) {
@@ -159,7 +161,8 @@ struct CertifiedPanelFunctor {
         const int u = g * shape.slice + lane;
         sum.merge(CompensatedSum(heads[u], errors[u], magnitudes[u], terms[u]));
       }
-      parts.set(first_part + chunk, i, sum);
+      for (std::int64_t j = chunk; j < absorbed; j += shape.chunks) sum.merge(parts.get(j, i));
+      parts.set(first_part + chunk, i, sum);  // (after the reads of part first_part + chunk)
     }
   }
 };

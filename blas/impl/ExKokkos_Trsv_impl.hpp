@@ -206,7 +206,7 @@ TrsvPlan plan_trsv(const ExecSpace& space, const Options& options, std::int64_t 
     // A block of R rows a thread unless asked for fewer; the bits do not depend on it.
     const std::int64_t most = std::int64_t(certified_rows_per_thread) * plan.launch.team_size;
     block = options.block_size > 0 && options.block_size < most ? options.block_size : most;
-    plan.parts = 2 * certified_panel_most_chunks;  // the columns before the last block, its own
+    plan.parts = certified_panel_most_chunks;  // (the panel between blocks merges the earlier's)
   }
   plan.block = block < n ? block : n;
   return plan;
@@ -260,8 +260,8 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
 // at a refused row (chains of a warp's width where the team is whole warps on CUDA, else of one
 // row), with the next block's panel over the columns before this block beside it
 // (CertifiedChainWithPanel); one that resumes from the stop with the exact path (or returns at
-// once); the next block's panel over this block's columns. Block k's panel sums are parts
-// 0 .. parts - 1 of workspace k mod 2: the columns before block k - 1, then block k - 1's.
+// once); the next block's panel over this block's columns, which merges the earlier panel's
+// parts into its own. Block k's panel sums are parts 0 .. parts - 1 of workspace k mod 2.
 template <class ExecSpace, class Tri, class BView>
 void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri,
                             const BView& b, const TrsvWorkspaces<ExecSpace>& ws, bool unit) {
@@ -278,7 +278,6 @@ void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const 
       const bool early = next_rows > 0 && p > 0;
       const CertifiedPanelShape before = early ? certified_panel_shape(space, p, next_rows, team)
                                                : CertifiedPanelShape{1, 0, 0, 0};  // (no teams)
-      const std::int64_t before_parts = before.chunks;
       const CertifiedPanelFunctor<ExecSpace, Tri, BView> panel{tri, b, theirs, next,  next_rows,
                                                                0,   p, 0,      false, before};
       auto chain = [&](auto width) {
@@ -310,9 +309,10 @@ void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const 
         typename P::policy_type panel_policy(space, static_cast<int>(own.slices * own.chunks),
                                              panel_team);
         panel_policy.set_scratch_size(0, Kokkos::PerTeam(P::scratch_size(panel_team)));
-        Kokkos::parallel_for("ExKokkos::extrsv::certified_panel", panel_policy,
-                             P{tri, b, theirs, next, next_rows, p, next, before_parts, true, own});
-        parts = before_parts + own.chunks;
+        Kokkos::parallel_for(
+            "ExKokkos::extrsv::certified_panel", panel_policy,
+            P{tri, b, theirs, next, next_rows, p, next, 0, true, own, before.chunks});
+        parts = own.chunks;
       }
     }
   }
