@@ -1,6 +1,6 @@
 // A signal from the warp that solved a chain of extrsv's certified rows to the warps that use its
 // x (ExKokkos_TrsvCertifiedChain_impl.hpp): one mbarrier per chain in shared memory, completed
-// once, when the W lanes of the solving warp have arrived, and waited on by parity 0.
+// once, when the 32 lanes of the solving warp have arrived, and waited on by parity 0.
 //
 // Why not the team barrier: with a barrier a round, the next chain waited for the slowest warp's
 // updates of the round before, though it needs only the x before it and its own warp's rows

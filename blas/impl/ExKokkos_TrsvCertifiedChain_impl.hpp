@@ -229,11 +229,11 @@ struct CertifiedChainDiagonalBlock {
   // The entries that round s's updates read (sub-block s's columns, the rows below sub-block
   // s + 1), asked into the L2 cache a round ahead, a cache line (16 rows of a column-major T) a
   // thread at a time: the updating warps' loads of them came from memory (long scoreboard stalls
-  // in ncu), and a warp late at the barrier delays the next chain. Also chain s + 1's own entries
-  // (its lower triangle, within the block): with the entries before it, which are among the
-  // former, stage_chain loads them at the end of the same round (round s - 1), after the warp's
-  // updates. A hint on CUDA only (with chains of one row the loop would be wasted work on the
-  // host).
+  // in ncu), and a warp late with its updates is late for the next chain it solves (with a
+  // barrier a round, for every next chain). Also chain s + 1's own entries (its lower triangle,
+  // within the block): with the entries before it, which are among the former, stage_chain loads
+  // them at the end of the same round (round s - 1), after the warp's updates. A hint on CUDA
+  // only (with chains of one row the loop would be wasted work on the host).
   KOKKOS_INLINE_FUNCTION void prefetch_round(int s, int t, int T) const {
     if constexpr (W > 1) {
       constexpr int line = 16;

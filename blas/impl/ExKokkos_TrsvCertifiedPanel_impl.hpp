@@ -69,9 +69,10 @@ constexpr int certified_panel_team_size() {
 // multiprocessor), each of whose threads takes at least `least` columns, and at most
 // certified_panel_most_chunks parts a row; the host: one team a thread. `columns` columns, teams
 // of team_size threads. The panel beside the chains (CertifiedChainWithPanel) has time to spare
-// and takes 64 columns a thread (fewer parts for the block to merge); the small one between two
-// blocks is on the solve's path and takes 8, one round of loads a thread (with 64: 28 us of a
-// block's 280 at n = 16384 on an H100, each thread waiting on eight rounds of loads).
+// and takes 64 columns a thread (fewer parts for the panel between blocks to merge); the small
+// one between two blocks is on the solve's path and takes 8, one round of loads a thread (with
+// 64: 28 us of a block's 280 at n = 16384 on an H100, each thread waiting on eight rounds of
+// loads).
 template <class ExecSpace>
 CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t columns,
                                           std::int64_t rows,
@@ -103,7 +104,9 @@ struct CertifiedPanelFunctor {
   std::int64_t first_part;
   bool prefetch_block;  // bring the block's own entries into the L2 cache (see below)
   CertifiedPanelShape shape;
-  std::int64_t absorbed = 0;  // parts 0 .. absorbed - 1 are merged into chunk j mod chunks's
+  // Parts 0 .. absorbed - 1 are merged into chunk j mod chunks's, with first_part 0 (team c
+  // writes part c, which no other team reads; with another first_part one would race).
+  std::int64_t absorbed = 0;
 
   // Each thread's sum, for the team's merge.
   static std::size_t scratch_size(int team_size) {
