@@ -98,14 +98,13 @@ struct CertifiedPanelFunctor {
   using member_type = typename policy_type::member_type;
   Tri tri;
   BView b;
-  CompensatedParts<ExecSpace> parts;       // (first_part + chunk, row of the block)
+  CompensatedParts<ExecSpace> parts;       // (chunk, row of the block)
   std::int64_t p, rows;                    // the block's first row and rows
   std::int64_t first_column, last_column;  // the columns summed: first_column <= r < last_column
-  std::int64_t first_part;
   bool prefetch_block;  // bring the block's own entries into the L2 cache (see below)
   CertifiedPanelShape shape;
-  // Parts 0 .. absorbed - 1 are merged into chunk j mod chunks's, with first_part 0 (team c
-  // writes part c, which no other team reads; with another first_part one would race).
+  // Parts 0 .. absorbed - 1 are merged into chunk j mod chunks's (team c writes part c, which no
+  // other team reads).
   std::int64_t absorbed = 0;
 
   // Each thread's sum, for the team's merge.
@@ -165,7 +164,7 @@ struct CertifiedPanelFunctor {
         sum.merge(CompensatedSum(heads[u], errors[u], magnitudes[u], terms[u]));
       }
       for (std::int64_t j = chunk; j < absorbed; j += shape.chunks) sum.merge(parts.get(j, i));
-      parts.set(first_part + chunk, i, sum);  // (after the reads of part first_part + chunk)
+      parts.set(chunk, i, sum);  // (after the reads of part chunk)
     }
   }
 };

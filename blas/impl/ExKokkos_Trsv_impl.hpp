@@ -279,7 +279,7 @@ void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const 
       const CertifiedPanelShape before = early ? certified_panel_shape(space, p, next_rows, team)
                                                : CertifiedPanelShape{1, 0, 0, 0};  // (no teams)
       const CertifiedPanelFunctor<ExecSpace, Tri, BView> panel{tri, b, theirs, next,  next_rows,
-                                                               0,   p, 0,      false, before};
+                                                               0,   p, false,  before};
       auto chain = [&](auto width) {
         using F = CertifiedChainWithPanel<ExecSpace, Tri, BView, decltype(width)::value>;
         const std::int64_t teams = 1 + before.slices * before.chunks;
@@ -309,9 +309,8 @@ void certified_substitution(const ExecSpace& space, const TrsvPlan& plan, const 
         typename P::policy_type panel_policy(space, static_cast<int>(own.slices * own.chunks),
                                              panel_team);
         panel_policy.set_scratch_size(0, Kokkos::PerTeam(P::scratch_size(panel_team)));
-        Kokkos::parallel_for(
-            "ExKokkos::extrsv::certified_panel", panel_policy,
-            P{tri, b, theirs, next, next_rows, p, next, 0, true, own, before.chunks});
+        Kokkos::parallel_for("ExKokkos::extrsv::certified_panel", panel_policy,
+                             P{tri, b, theirs, next, next_rows, p, next, true, own, before.chunks});
         parts = own.chunks;
       }
     }
