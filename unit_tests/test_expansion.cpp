@@ -22,15 +22,17 @@ namespace {
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
 
-// A sink that counts how often the expansion spilled, to check the tests reach that path.
+// A sink that counts how often the expansion spilled, to check the tests reach that path. Its
+// members are host-device because ExpansionLanes calls its sink from KOKKOS_INLINE_FUNCTIONs:
+// nvcc (--Werror=cross-execution-space-call) refuses a host-only sink there.
 struct CountingSink {
   ExKokkos::LongAccumulator acc;
   long deposits = 0;
-  void add(double x) {
+  KOKKOS_INLINE_FUNCTION void add(double x) {
     ++deposits;
     acc.add(x);
   }
-  void add_product(double a, double b) {
+  KOKKOS_INLINE_FUNCTION void add_product(double a, double b) {
     ++deposits;
     acc.add_product(a, b);
   }
@@ -102,8 +104,8 @@ struct WindowTerms {
   const double* v;
   const double* x;
   const double* y;
-  double operator()(int s, int j) const { return v[s * W + j]; }
-  void operator()(int s, int j, double& a, double& b) const {
+  KOKKOS_INLINE_FUNCTION double operator()(int s, int j) const { return v[s * W + j]; }
+  KOKKOS_INLINE_FUNCTION void operator()(int s, int j, double& a, double& b) const {
     a = x[s * W + j];
     b = y[s * W + j];
   }
