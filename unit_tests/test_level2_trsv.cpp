@@ -1,19 +1,14 @@
 // extrsv: every x_q = RN(RN(b_q - sum_r T(q, r) x_r) / T(q, q)) with the sum exact, checked bit
 // for bit against that definition computed with the MPFR oracle, for all eight variants, unit and
-// non-unit diagonals, every layout, block size and host schedule; the triangle that must not be
-// read holds NaN. Then accuracy: forward error against the MPFR solution on random and
-// ill-conditioned (Louvet-style) systems beside an ordinary double substitution, and the rate at
-// which refinement reaches the correctly rounded solution as the condition number grows.
-#include <ExKokkos.hpp>
+// non-unit diagonals, every layout (two of them in their own files), block size and host schedule;
+// the triangle that must not be read holds NaN. Then accuracy: forward error against the MPFR
+// solution on random and ill-conditioned (Louvet-style) systems beside an ordinary double
+// substitution, and the rate at which refinement reaches the correctly rounded solution as the
+// condition number grows.
+#include "ExKokkosTest_Trsv.hpp"
 
-#include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_GemvOracle.hpp>
-#include <ExKokkosTest_Oracle.hpp>
 #include <ExKokkosTest_Triangular.hpp>
-
-#include "ExKokkosTest_ExpectBits.hpp"
-#include "ExKokkosTest_Matrices.hpp"
-#include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,116 +22,15 @@
 
 namespace {
 
+using namespace ExKokkosTest::TrsvTest;
 using ExKokkosTest::expect_bits;
-
-using ExKokkosTest::describe;
 using ExKokkosTest::Rng;
 using ExKokkosTest::same_bits;
-using ExKokkosTest::to_host;
-using Space = Kokkos::DefaultExecutionSpace;
 
-struct Variant {
-  char uplo, trans, diag;
-  bool lower_op() const { return (uplo == 'L') != (trans == 'T'); }
-  std::string name() const { return std::string(1, uplo) + trans + diag; }
-};
-
-std::vector<Variant> all_variants() {
-  std::vector<Variant> v;
-  for (char u : {'L', 'U'})
-    for (char t : {'N', 'T'})
-      for (char d : {'N', 'U'}) v.push_back({u, t, d});
-  return v;
-}
-
-// op(A)(i, j) for row-major a.
-template <class T>
-T op_at(const std::vector<T>& a, std::size_t n, char trans, std::size_t i, std::size_t j) {
-  return trans == 'T' ? a[j * n + i] : a[i * n + j];
-}
-
-// The definition, evaluated with the MPFR oracle (shares no code with ExKokkos).
-template <class T>
-std::vector<T> defined_solution(const Variant& v, const std::vector<T>& a, std::size_t n,
-                                std::vector<T> b) {
-  for (std::size_t q = 0; q < n; ++q) {
-    const std::size_t i = v.lower_op() ? q : n - 1 - q;
-    ExKokkosTest::ExactSum s;
-    s.add(b[i]);
-    for (std::size_t p = 0; p < q; ++p) {
-      const std::size_t j = v.lower_op() ? p : n - 1 - p;
-      s.add_product(-double(op_at(a, n, v.trans, i, j)), double(b[j]));
-    }
-    const T r = std::is_same<T, double>::value ? T(s.round_double()) : T(s.round_float());
-    b[i] = v.diag == 'U' ? r : r / op_at(a, n, v.trans, i, i);
-  }
-  return b;
-}
-
-// A well-conditioned triangular A for variant v (diagonal in [1, 2) with random signs,
-// off-diagonal U[-1, 1) / n); the other triangle, and the diagonal when unit, hold NaN.
-template <class T>
-std::vector<T> random_triangle(const Variant& v, std::size_t n, Rng& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<T> a(n * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      const bool in_triangle = v.uplo == 'L' ? j < i : j > i;
-      if (i == j)
-        a[i * n + j] = v.diag == 'U' ? std::numeric_limits<T>::quiet_NaN()
-                                     : T((1 + std::fabs(u(rng))) * (u(rng) < 0 ? -1 : 1));
-      else
-        a[i * n + j] = in_triangle ? T(u(rng) / double(n)) : std::numeric_limits<T>::quiet_NaN();
-    }
-  return a;
-}
-
-template <class ViewLayout, class T>
-std::vector<T> run(const Variant& v, const std::vector<T>& a, std::size_t n,
-                   const std::vector<T>& b, const ExKokkos::Options& options = {},
-                   int* steps = nullptr) {
-  const auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(a, n, n);
-  const auto x = ExKokkosTest::to_vector<ViewLayout, Space>(b);
-  const char uplo[2] = {v.uplo, 0}, trans[2] = {v.trans, 0}, diag[2] = {v.diag, 0};
-  const int s = ExKokkos::extrsv(Space(), uplo, trans, diag, A, x, options);
-  if (steps) *steps = s;
-  return to_host(x);
-}
-
-std::vector<ExKokkos::Options> trsv_options() {
-  std::vector<ExKokkos::Options> all;
-  for (int block : {1, 3, 32, 128, 1000})
-    for (auto s : ExKokkosTest::gemv_schedules<Space>()) {
-      ExKokkos::Options o;
-      o.block_size = block;
-      o.schedule = s;
-      all.push_back(o);
-    }
-  ExKokkos::Options team;
-  team.schedule = ExKokkos::Schedule::team_per_output;
-  team.team_size = ExKokkosTest::widest_team<Space>();
-  team.league_size = 2;
-  team.block_size = 16;
-  team.early_exit = 1;
-  team.expansion_size = 8;
-  all.push_back(team);
-  return all;
-}
-
+// Every variant in LayoutLeft here; LayoutRight and LayoutStride in
+// test_level2_trsv_layout_right.cpp and test_level2_trsv_layout_stride.cpp (the same data).
 TEST(Trsv, AllVariantsMatchTheDefinitionBitForBit) {
-  Rng rng(1);
-  for (const Variant& v : all_variants())
-    for (std::size_t n : {0, 1, 2, 17, 100, 300}) {
-      const auto a = random_triangle<double>(v, n, rng);
-      std::vector<double> b(n);
-      std::uniform_real_distribution<double> u(-1, 1);
-      for (auto& e : b) e = u(rng);
-      const auto expected = defined_solution(v, a, n, b);
-      const std::string what = v.name() + " n " + std::to_string(n);
-      expect_bits(expected, run<Kokkos::LayoutLeft>(v, a, n, b), what + " LayoutLeft");
-      expect_bits(expected, run<Kokkos::LayoutRight>(v, a, n, b), what + " LayoutRight");
-      expect_bits(expected, run<Kokkos::LayoutStride>(v, a, n, b), what + " LayoutStride");
-    }
+  expect_all_variants_match_definition<Kokkos::LayoutLeft>(1);
 }
 
 TEST(Trsv, EveryBlockSizeAndScheduleGivesTheSameBits) {
@@ -152,21 +46,6 @@ TEST(Trsv, EveryBlockSizeAndScheduleGivesTheSameBits) {
       expect_bits(expected, run<Kokkos::LayoutLeft>(v, a, n, b, o),
                   v.name() + " block " + std::to_string(o.block_size) + " schedule " +
                       std::to_string(static_cast<int>(o.schedule)));
-  }
-}
-
-TEST(Trsv, Float) {
-  Rng rng(3);
-  for (const Variant& v : all_variants()) {
-    const std::size_t n = 70;
-    const auto a = random_triangle<float>(v, n, rng);
-    std::vector<float> b(n);
-    std::uniform_real_distribution<float> u(-1, 1);
-    for (auto& e : b) e = u(rng);
-    ExKokkos::Options o;
-    o.block_size = 16;
-    expect_bits(defined_solution(v, a, n, b), run<Kokkos::LayoutLeft>(v, a, n, b, o),
-                "float " + v.name());
   }
 }
 
@@ -288,46 +167,6 @@ TEST(Trsv, ZeroAndNaNOnTheDiagonalFollowIeee) {
   EXPECT_TRUE(std::isnan(x[2]));
 }
 
-// The device diagonal-block solves against the default, bit for bit: on the host the one-thread
-// solve against the team solve (team_per_output) and, for doubles, the certified rows
-// (output_block: compensated panel sums, rows owned by threads, exact fallback where the rounding
-// is not certified); on a device the certified rows (its default for doubles) against the team
-// solve. Random, ill-conditioned and float systems, signed zeros, infinities, NaNs and products
-// beyond the double range, every variant, with team sizes, accumulator copies, expansion sizes and
-// block sizes that split the rows differently (certified rows: four rows a thread, blocks of at
-// most four times the team, chains of one row on the host and of a warp on CUDA; zeros, NaNs and
-// ill-conditioned rows make the first launch stop at refused rows anywhere in a chain, and the
-// second resume there). On the host this keeps the device's diagonal paths checked by the CPU
-// tests.
-template <class T>
-void expect_team_blocks_match(const Variant& v, const std::vector<T>& a, std::size_t n,
-                              const std::vector<T>& b, const std::string& what) {
-  const auto expected = run<Kokkos::LayoutLeft>(v, a, n, b);
-  const int widest = ExKokkosTest::widest_team<Space>();
-  struct Setting {
-    ExKokkos::Schedule schedule;
-    int team, copies, expansion, early_exit, block;
-  };
-  for (const Setting s : {Setting{ExKokkos::Schedule::team_per_output, 1, 1, 2, 0, 1},
-                          Setting{ExKokkos::Schedule::team_per_output, widest, 2, 3, 1, 7},
-                          Setting{ExKokkos::Schedule::output_block, widest, 8, 4, 1, 64},
-                          Setting{ExKokkos::Schedule::output_block, 2, 3, 8, 0, 1000},
-                          Setting{ExKokkos::Schedule::output_block, widest, 1, 4, 1, widest},
-                          Setting{ExKokkos::Schedule::output_block, 1, 1, 2, 0, 5},
-                          Setting{ExKokkos::Schedule::output_block, 3, 2, 3, 0, 13}}) {
-    ExKokkos::Options o;
-    o.schedule = s.schedule;
-    o.team_size = std::min(s.team, widest);
-    o.accumulators_per_team = s.copies;
-    o.expansion_size = s.expansion;
-    o.early_exit = s.early_exit;
-    o.block_size = s.block;
-    expect_bits(expected, run<Kokkos::LayoutLeft>(v, a, n, b, o),
-                what + " " + v.name() + " team " + std::to_string(o.team_size) + " block " +
-                    std::to_string(s.block));
-  }
-}
-
 TEST(Trsv, TeamDiagonalBlocksGiveTheOneThreadBits) {
   Rng rng(7);
   std::uniform_int_distribution<int> coin(0, 1);
@@ -365,11 +204,6 @@ TEST(Trsv, TeamDiagonalBlocksGiveTheOneThreadBits) {
     bn[n / 2] = std::nan("");
     bn[n / 3] = -inf;
     expect_team_blocks_match(v, a, n, bn, "inf and NaN in b");
-
-    std::vector<float> af(n * n), bf(n);
-    for (std::size_t k = 0; k < n * n; ++k) af[k] = float(a[k]);
-    for (std::size_t k = 0; k < n; ++k) bf[k] = float(b[k]);
-    expect_team_blocks_match(v, af, n, bf, "float");
   }
   // Ill-conditioned systems: heavy cancellation in every residual. "U", "T" solves the same
   // system from the transposed (upper) storage.

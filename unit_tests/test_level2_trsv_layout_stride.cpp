@@ -1,0 +1,16 @@
+// extrsv in Kokkos::LayoutStride: every variant against the definition evaluated with the MPFR
+// oracle, on the data test_level2_trsv.cpp solves in LayoutLeft. A file of its own because each
+// layout instantiates all of extrsv's device kernels (ExKokkosTest_Trsv.hpp says why that matters).
+#include "ExKokkosTest_Trsv.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace ExKokkosTest::TrsvTest;
+
+TEST(Trsv, AllVariantsMatchTheDefinitionInLayoutStride) {
+  expect_all_variants_match_definition<Kokkos::LayoutStride>(1);
+}
+
+}  // namespace
