@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
 #include <vector>
 
 namespace ExKokkosTest {
@@ -15,6 +16,14 @@ enum class Layout { left, right, stride };
 
 inline const char* name(Layout l) {
   return l == Layout::left ? "LayoutLeft" : (l == Layout::right ? "LayoutRight" : "LayoutStride");
+}
+
+// The enum of a Kokkos layout type, for tests written against the type.
+template <class ViewLayout>
+constexpr Layout layout_of() {
+  return std::is_same<ViewLayout, Kokkos::LayoutLeft>::value    ? Layout::left
+         : std::is_same<ViewLayout, Kokkos::LayoutRight>::value ? Layout::right
+                                                                : Layout::stride;
 }
 
 // A rows x cols matrix of T in Space's memory with a[i * cols + j] at (i, j). LayoutStride puts
