@@ -60,6 +60,40 @@ Outcome sum_of(const std::vector<double>& v) {
   return sum_both(v, {}, {});
 }
 
+// The term and factor sources handed to CompensatedLanes and CompensatedRow. Functors rather than
+// lambdas: their add_products and start are host-device functions, and nvcc warns when one calls
+// a host-only lambda.
+
+// Lane j, step k of lane-wise factor arrays: a[j][k] b[j][k].
+template <int W>
+struct LaneFactors {
+  const double* const* a;
+  const double* const* b;
+  KOKKOS_INLINE_FUNCTION void operator()(int k, int j, double& x, double& y) const {
+    x = a[j][k];
+    y = b[j][k];
+  }
+};
+
+// Block k, lane j of one dot product: a[t] b[t], t = k W + j, with zero factors past n.
+template <int W>
+struct PaddedFactors {
+  const double* a;
+  const double* b;
+  int n;
+  KOKKOS_INLINE_FUNCTION void operator()(int k, int j, double& x, double& y) const {
+    const int t = k * W + j;
+    x = t < n ? a[t] : 0.0;
+    y = t < n ? b[t] : 0.0;
+  }
+};
+
+// Entry i of an array.
+struct Entries {
+  const double* v;
+  KOKKOS_INLINE_FUNCTION double operator()(int i) const { return v[i]; }
+};
+
 TEST(CompensatedSum, CertifiedResultsAreCorrectlyRoundedForEveryGenerator) {
   std::mt19937_64 rng(2026);
   const auto sums = ExKokkosTest::sum_generators();
@@ -193,14 +227,15 @@ TEST(CompensatedLanes, EachLaneIsACompensatedSum) {
       b[j].resize(count, 1.0);
       initial[j] = xy.first.empty() ? 0.5 : xy.first[0];
     }
+    const double* a_lanes[W];
+    const double* b_lanes[W];
+    for (int j = 0; j < W; ++j) {
+      a_lanes[j] = a[j].data();
+      b_lanes[j] = b[j].data();
+    }
     ExKokkos::CompensatedLanes<W> lanes;
     lanes.add(initial);
-    lanes.add_products(
-        [&](int k, int j, double& x, double& y) {
-          x = a[j][k];
-          y = b[j][k];
-        },
-        count);
+    lanes.add_products(LaneFactors<W>{a_lanes, b_lanes}, count);
     for (int j = 0; j < W; ++j) {
       ExKokkos::CompensatedSum one;
       one.add(initial[j]);
@@ -257,7 +292,7 @@ TEST(CompensatedRow, EachEntryIsACompensatedSumAndRightWhereCertified) {
     std::vector<double> heads(width), errors(width), magnitudes(width), result(width);
     std::vector<int> certified(width);
     ExKokkos::CompensatedRow row(heads.data(), errors.data(), magnitudes.data(), width);
-    row.start([&](int i) { return first[i]; });
+    row.start(Entries{first.data()});
     for (int k = 0; k < terms; ++k) row.add_products(xy.first[k], b[k].data());
     const int count = row.round(1 + 2 * terms, result.data(), certified.data());
     int counted = 0;
@@ -296,13 +331,7 @@ ExKokkos::CompensatedSum folded_dot(const std::vector<double>& a, const std::vec
   constexpr int W = 32;
   const int n = static_cast<int>(a.size());
   ExKokkos::CompensatedLanes<W> lanes;
-  lanes.add_products(
-      [&](int k, int j, double& x, double& y) {
-        const int t = k * W + j;
-        x = t < n ? a[t] : 0.0;
-        y = t < n ? b[t] : 0.0;
-      },
-      (n + W - 1) / W);
+  lanes.add_products(PaddedFactors<W>{a.data(), b.data(), n}, (n + W - 1) / W);
   return lanes.fold();
 }
 
