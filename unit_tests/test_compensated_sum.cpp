@@ -65,7 +65,6 @@ Outcome sum_of(const std::vector<double>& v) {
 // a host-only lambda.
 
 // Lane j, step k of lane-wise factor arrays: a[j][k] b[j][k].
-template <int W>
 struct LaneFactors {
   const double* const* a;
   const double* const* b;
@@ -235,7 +234,7 @@ TEST(CompensatedLanes, EachLaneIsACompensatedSum) {
     }
     ExKokkos::CompensatedLanes<W> lanes;
     lanes.add(initial);
-    lanes.add_products(LaneFactors<W>{a_lanes, b_lanes}, count);
+    lanes.add_products(LaneFactors{a_lanes, b_lanes}, count);
     for (int j = 0; j < W; ++j) {
       ExKokkos::CompensatedSum one;
       one.add(initial[j]);
