@@ -25,7 +25,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
-#include <set>
+#include <string>
 #include <vector>
 
 namespace {
@@ -85,7 +85,7 @@ double plain_dot(const View& x, const View& y) {
 
 // Every routine under every option, on one backend; all must give `expected` bits.
 template <class Space>
-void check_all_options(const Case& c, const double (&expected)[4], std::set<std::string>& seen) {
+void check_all_options(const Case& c, const double (&expected)[4]) {
   const auto x = to_view<Space>(c.x), y = to_view<Space>(c.y);
   std::vector<ExKokkos::Options> options;
   const int max_team = max_team_size<Space>();
@@ -122,7 +122,6 @@ void check_all_options(const Case& c, const double (&expected)[4], std::set<std:
           << o.accumulators_per_team << ": " << describe(got[r]) << " vs " << describe(expected[r]);
     }
   }
-  seen.insert(typeid(Space).name());
 }
 
 // The oracle's correctly rounded sum, asum, dot and nrm2 of a case.
@@ -147,10 +146,9 @@ TEST_P(Level1Reproducibility, EveryBackendOptionAndOrderGivesTheOracleBits) {
   const Case c = cases()[GetParam()];
   double expected[4];
   oracle_results(c, expected);
-  std::set<std::string> seen;
-  check_all_options<Kokkos::Serial>(c, expected, seen);
-  check_all_options<Kokkos::DefaultHostExecutionSpace>(c, expected, seen);
-  check_all_options<Kokkos::DefaultExecutionSpace>(c, expected, seen);
+  check_all_options<Kokkos::Serial>(c, expected);
+  check_all_options<Kokkos::DefaultHostExecutionSpace>(c, expected);
+  check_all_options<Kokkos::DefaultExecutionSpace>(c, expected);
 
   // A shuffled input (x and y permuted together) gives the same bits.
   std::mt19937_64 rng(7);
@@ -162,8 +160,7 @@ TEST_P(Level1Reproducibility, EveryBackendOptionAndOrderGivesTheOracleBits) {
     shuffled.x[i] = c.x[perm[i]];
     shuffled.y[i] = c.y[perm[i]];
   }
-  check_all_options<Kokkos::DefaultExecutionSpace>(shuffled, expected, seen);
-  EXPECT_GE(seen.size(), 1u);
+  check_all_options<Kokkos::DefaultExecutionSpace>(shuffled, expected);
 
   // What ordinary reductions do with the same data (no assertion: they differ).
   const auto x = to_view<Kokkos::DefaultExecutionSpace>(c.x),
