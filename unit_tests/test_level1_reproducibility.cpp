@@ -45,20 +45,25 @@ struct Case {
   std::vector<double> x, y;
 };
 
-std::vector<Case> cases() {
-  std::mt19937_64 rng(4242);
-  std::vector<Case> out;
-  for (const char* g : {"uniform", "lognormal_wide", "full_range", "rounding_ties"}) {
-    for (const auto& gen : ExKokkosTest::sum_generators()) {
-      if (gen.name != g) continue;
-      Case c{gen.name, gen.generate(30011, rng), {}};
-      c.y = ExKokkosTest::normal(c.x.size(), rng);
-      out.push_back(c);
+// The five inputs, generated once: the per-case tests, their names and the thread-count test all
+// read them.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = [] {
+    std::mt19937_64 rng(4242);
+    std::vector<Case> out;
+    for (const char* g : {"uniform", "lognormal_wide", "full_range", "rounding_ties"}) {
+      for (const auto& gen : ExKokkosTest::sum_generators()) {
+        if (gen.name != g) continue;
+        Case c{gen.name, gen.generate(30011, rng), {}};
+        c.y = ExKokkosTest::normal(c.x.size(), rng);
+        out.push_back(c);
+      }
     }
-  }
-  auto xy = ExKokkosTest::gen_dot(20000, 1e40, rng);
-  out.push_back({"gen_dot_1e40", xy.first, xy.second});
-  return out;
+    auto xy = ExKokkosTest::gen_dot(20000, 1e40, rng);
+    out.push_back({"gen_dot_1e40", xy.first, xy.second});
+    return out;
+  }();
+  return all;
 }
 
 template <class Space>
@@ -143,7 +148,7 @@ void oracle_results(const Case& c, double (&expected)[4]) {
 class Level1Reproducibility : public ::testing::TestWithParam<int> {};
 
 TEST_P(Level1Reproducibility, EveryBackendOptionAndOrderGivesTheOracleBits) {
-  const Case c = cases()[GetParam()];
+  const Case& c = cases()[GetParam()];
   double expected[4];
   oracle_results(c, expected);
   check_all_options<Kokkos::Serial>(c, expected);
