@@ -23,9 +23,12 @@ struct AbsTerms {
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView,
-          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank0_view<RView>() &&
+                                      Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
 void exasum(const ExecSpace& space, const RView& r, const XView& x, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exasum: x must hold double or float");
   Impl::reduce_into<T>(space, r, Impl::AbsTerms<XView>{x}, x.extent(0), 1, options,
@@ -33,9 +36,11 @@ void exasum(const ExecSpace& space, const RView& r, const XView& x, const Option
 }
 
 template <class ExecSpace, class XView,
-          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
 typename XView::non_const_value_type exasum(const ExecSpace& space, const XView& x,
                                             const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
   const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
   exasum(space, r, x, options);
   return Impl::fetch_result(space, r);
@@ -44,6 +49,14 @@ typename XView::non_const_value_type exasum(const ExecSpace& space, const XView&
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
 typename XView::non_const_value_type exasum(const XView& x, const Options& options = {}) {
   return exasum(typename XView::execution_space(), x, options);
+}
+
+// KokkosBlas' form without a space: r filled on x's default execution space.
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
+void exasum(const RView& r, const XView& x, const Options& options = {}) {
+  exasum(typename XView::execution_space(), r, x, options);
 }
 
 }  // namespace ExKokkos

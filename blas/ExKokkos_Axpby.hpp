@@ -75,10 +75,13 @@ void launch_axpby(const ExecSpace& space, const char* label,
 }  // namespace Impl
 
 template <class ExecSpace, class XView, class YView,
-          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>() &&
+                                      Impl::is_rank1_view<YView>(),
                                   int>::type = 0>
 void exaxpby(const ExecSpace& space, typename YView::non_const_value_type alpha, const XView& x,
              typename YView::non_const_value_type beta, const YView& y) {
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
   Impl::check_elementwise_views("ExKokkos::exaxpby", y, x);
   Impl::launch_axpby(space, "ExKokkos::exaxpby", alpha, x, beta, y);
 }
@@ -92,10 +95,13 @@ void exaxpby(typename YView::non_const_value_type alpha, const XView& x,
 }
 
 template <class ExecSpace, class XView, class YView,
-          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>() &&
+                                      Impl::is_rank1_view<YView>(),
                                   int>::type = 0>
 void exaxpy(const ExecSpace& space, typename YView::non_const_value_type alpha, const XView& x,
             const YView& y) {
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
   Impl::check_elementwise_views("ExKokkos::exaxpy", y, x);
   Impl::launch_axpby(space, "ExKokkos::exaxpy", alpha, x, 1, y);
 }

@@ -46,11 +46,14 @@ using dot_terms_t =
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView, class YView,
-          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>() &&
-                                      Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank0_view<RView>() &&
+                                      Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
                                   int>::type = 0>
 void exdot(const ExecSpace& space, const RView& r, const XView& x, const YView& y,
            const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exdot: x must hold double or float");
   static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
@@ -61,10 +64,13 @@ void exdot(const ExecSpace& space, const RView& r, const XView& x, const YView& 
 }
 
 template <class ExecSpace, class XView, class YView,
-          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>() &&
+                                      Impl::is_rank1_view<YView>(),
                                   int>::type = 0>
 typename XView::non_const_value_type exdot(const ExecSpace& space, const XView& x, const YView& y,
                                            const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
   const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
   exdot(space, r, x, y, options);
   return Impl::fetch_result(space, r);
@@ -76,6 +82,15 @@ template <class XView, class YView,
 typename XView::non_const_value_type exdot(const XView& x, const YView& y,
                                            const Options& options = {}) {
   return exdot(typename XView::execution_space(), x, y, options);
+}
+
+// KokkosBlas' form without a space: r filled on x's default execution space.
+template <class RView, class XView, class YView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>() &&
+                                      Impl::is_rank1_view<YView>(),
+                                  int>::type = 0>
+void exdot(const RView& r, const XView& x, const YView& y, const Options& options = {}) {
+  exdot(typename XView::execution_space(), r, x, y, options);
 }
 
 }  // namespace ExKokkos

@@ -120,12 +120,15 @@ OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char t
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class BView, class CView,
-          typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank2_view<BView>() &&
-                                      Impl::is_rank2_view<CView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank2_view<AView>() &&
+                                      Impl::is_rank2_view<BView>() && Impl::is_rank2_view<CView>(),
                                   int>::type = 0>
 void exgemm(const ExecSpace& space, const char transA[], const char transB[],
             typename CView::const_value_type& alpha, const AView& A, const BView& B,
             typename CView::const_value_type& beta, const CView& C, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, BView>();
+  Impl::require_accessible<ExecSpace, CView>();
   using T = typename CView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exgemm: C must hold double or float");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value &&
@@ -174,11 +177,14 @@ void exgemm(const char transA[], const char transB[], typename CView::const_valu
 // be split exactly, into how many slices per operand, of how many bits, of which kind
 // (automatic: the kind exgemm takes on this execution space; fp64 or int8: that kind's plan).
 template <class ExecSpace, class AView, class BView,
-          typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank2_view<BView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank2_view<AView>() &&
+                                      Impl::is_rank2_view<BView>(),
                                   int>::type = 0>
 OzakiPlan exgemm_ozaki_plan(const ExecSpace& space, const char transA[], const char transB[],
                             const AView& A, const BView& B,
                             SliceDigits digits = SliceDigits::automatic) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, BView>();
   const char* routine = "ExKokkos::exgemm_ozaki_plan";
   const bool trans_a = Impl::parse_flag(routine, "transA", transA, "NTC") != 'N';
   const bool trans_b = Impl::parse_flag(routine, "transB", transB, "NTC") != 'N';

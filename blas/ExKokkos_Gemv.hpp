@@ -22,23 +22,6 @@
 namespace ExKokkos {
 namespace Impl {
 
-// A BLAS character argument (its first character, either case) among `allowed`; anything else
-// throws std::invalid_argument naming the routine and the argument.
-inline char parse_flag(const char* routine, const char* what, const char flag[],
-                       const char* allowed) {
-  const char c = flag == nullptr ? '\0' : static_cast<char>(std::toupper(flag[0]));
-  for (const char* a = allowed; *a != '\0'; ++a)
-    if (c == *a) return c;
-  throw std::invalid_argument(std::string(routine) + ": " + what + " must be one of \"" + allowed +
-                              "\", got \"" +
-                              (flag == nullptr ? std::string("(null)") : std::string(flag)) + "\"");
-}
-
-// trans "N" or "T"/"C" ("C" is "T" for real values): true when transposed.
-inline bool parse_trans(const char* routine, const char trans[]) {
-  return parse_flag(routine, "trans", trans, "NTC") != 'N';
-}
-
 template <class AView, class XView, class YView>
 void check_gemv_extents(const char* routine, bool transposed, const AView& A, const XView& x,
                         const YView& y) {
@@ -68,12 +51,15 @@ void exgemv_with(const ExecSpace& space, const AView& A, const XView& x,
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class XView, class YView,
-          typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank1_view<XView>() &&
-                                      Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank2_view<AView>() &&
+                                      Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
                                   int>::type = 0>
 void exgemv(const ExecSpace& space, const char trans[], typename YView::const_value_type& alpha,
             const AView& A, const XView& x, typename YView::const_value_type& beta, const YView& y,
             const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
   using T = typename YView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exgemv: y must hold double or float");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value &&

@@ -52,9 +52,12 @@ struct SqrtRoundInto {
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView,
-          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank0_view<RView>() &&
+                                      Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
 void exnrm2(const ExecSpace& space, const RView& r, const XView& x, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exnrm2: x must hold double or float");
   Impl::reduce_into_with(space, r, Impl::square_terms_t<XView>{x}, x.extent(0), 2, options,
@@ -62,9 +65,11 @@ void exnrm2(const ExecSpace& space, const RView& r, const XView& x, const Option
 }
 
 template <class ExecSpace, class XView,
-          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
 typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView& x,
                                             const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
   const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
   exnrm2(space, r, x, options);
   return Impl::fetch_result(space, r);
@@ -73,6 +78,14 @@ typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView&
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
 typename XView::non_const_value_type exnrm2(const XView& x, const Options& options = {}) {
   return exnrm2(typename XView::execution_space(), x, options);
+}
+
+// KokkosBlas' form without a space: r filled on x's default execution space.
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
+void exnrm2(const RView& r, const XView& x, const Options& options = {}) {
+  exnrm2(typename XView::execution_space(), r, x, options);
 }
 
 }  // namespace ExKokkos

@@ -36,10 +36,13 @@ struct InvScalFunctor {
 }  // namespace Impl
 
 template <class ExecSpace, class YView, class XView,
-          typename std::enable_if<Impl::is_rank1_view<YView>() && Impl::is_rank1_view<XView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<YView>() &&
+                                      Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
 void exscal(const ExecSpace& space, const YView& y, typename YView::non_const_value_type alpha,
             const XView& x) {
+  Impl::require_accessible<ExecSpace, YView>();
+  Impl::require_accessible<ExecSpace, XView>();
   Impl::check_elementwise_views("ExKokkos::exscal", y, x);
   Impl::for_each_element(space, "ExKokkos::exscal", y.extent(0),
                          Impl::ScalFunctor<YView, XView>{y, x, alpha});
@@ -53,10 +56,13 @@ void exscal(const YView& y, typename YView::non_const_value_type alpha, const XV
 }
 
 template <class ExecSpace, class YView, class XView,
-          typename std::enable_if<Impl::is_rank1_view<YView>() && Impl::is_rank1_view<XView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<YView>() &&
+                                      Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
 void exinvscal(const ExecSpace& space, const YView& y, typename YView::non_const_value_type alpha,
                const XView& x) {
+  Impl::require_accessible<ExecSpace, YView>();
+  Impl::require_accessible<ExecSpace, XView>();
   Impl::check_elementwise_views("ExKokkos::exinvscal", y, x);
   Impl::for_each_element(space, "ExKokkos::exinvscal", y.extent(0),
                          Impl::InvScalFunctor<YView, XView>{y, x, alpha});

@@ -28,9 +28,12 @@ struct SumTerms {
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView,
-          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank0_view<RView>() &&
+                                      Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
 void exsum(const ExecSpace& space, const RView& r, const XView& x, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: x must hold double or float");
   Impl::reduce_into<T>(space, r, Impl::SumTerms<XView>{x}, x.extent(0), 1, options,
@@ -38,9 +41,11 @@ void exsum(const ExecSpace& space, const RView& r, const XView& x, const Options
 }
 
 template <class ExecSpace, class XView,
-          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
 typename XView::non_const_value_type exsum(const ExecSpace& space, const XView& x,
                                            const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
   const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
   exsum(space, r, x, options);
   return Impl::fetch_result(space, r);
@@ -49,6 +54,14 @@ typename XView::non_const_value_type exsum(const ExecSpace& space, const XView& 
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
 typename XView::non_const_value_type exsum(const XView& x, const Options& options = {}) {
   return exsum(typename XView::execution_space(), x, options);
+}
+
+// KokkosBlas' form without a space: r filled on x's default execution space.
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank0_view<RView>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
+void exsum(const RView& r, const XView& x, const Options& options = {}) {
+  exsum(typename XView::execution_space(), r, x, options);
 }
 
 }  // namespace ExKokkos

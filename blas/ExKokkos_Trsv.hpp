@@ -33,10 +33,13 @@ int extrsv_with(const ExecSpace& space, const AView& A, const BView& b, bool uni
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class BView,
-          typename std::enable_if<Impl::is_rank2_view<AView>() && Impl::is_rank1_view<BView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank2_view<AView>() &&
+                                      Impl::is_rank1_view<BView>(),
                                   int>::type = 0>
 int extrsv(const ExecSpace& space, const char uplo[], const char trans[], const char diag[],
            const AView& A, const BView& b, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, BView>();
   using T = typename BView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::extrsv: b must hold double or float");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value,

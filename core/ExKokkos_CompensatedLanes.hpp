@@ -11,6 +11,7 @@
 #include "ExKokkos_CompensatedSum.hpp"
 
 namespace ExKokkos {
+namespace Impl {
 
 template <int W>
 class CompensatedLanes {
@@ -121,6 +122,7 @@ class CompensatedLanes {
   int terms_ = 0;
 };
 
+}  // namespace Impl
 }  // namespace ExKokkos
 
 #endif  // EXKOKKOS_COMPENSATEDLANES_HPP

@@ -16,6 +16,7 @@
 #include "ExKokkos_CompensatedSum.hpp"
 
 namespace ExKokkos {
+namespace Impl {
 
 class CompensatedRow {
  public:
@@ -83,6 +84,7 @@ class CompensatedRow {
   int count_;
 };
 
+}  // namespace Impl
 }  // namespace ExKokkos
 
 #endif  // EXKOKKOS_COMPENSATEDROW_HPP

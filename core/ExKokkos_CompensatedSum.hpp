@@ -77,8 +77,6 @@ KOKKOS_INLINE_FUNCTION bool round_compensated(double s, double c, double magnitu
   return true;
 }
 
-}  // namespace Impl
-
 class CompensatedSum {
  public:
   CompensatedSum() = default;  // (nvcc: a defaulted constructor takes no execution space)
@@ -139,6 +137,7 @@ class CompensatedSum {
   int terms_ = 0;
 };
 
+}  // namespace Impl
 }  // namespace ExKokkos
 
 #endif  // EXKOKKOS_COMPENSATEDSUM_HPP

@@ -13,6 +13,7 @@
 
 namespace ExKokkos {
 namespace Impl {
+
 // A product rounded once. On CUDA __dmul_rn/__fmul_rn are never contracted into an fma, whatever
 // --fmad says, so TwoProd stays exact even in code built without --fmad=false.
 KOKKOS_INLINE_FUNCTION double mul_rn(double a, double b) {
@@ -29,7 +30,6 @@ KOKKOS_INLINE_FUNCTION float mul_rn(float a, float b) {
   return a * b;
 #endif
 }
-}  // namespace Impl
 
 // Knuth's TwoSum (TAOCP vol. 2, 4.2.2, Theorem B): s = RN(a + b) and e = a + b - s exactly, for
 // any finite a and b whose sum does not overflow. Six flops, no branch; the error of a
@@ -57,8 +57,6 @@ KOKKOS_INLINE_FUNCTION void two_prod(T a, T b, T& p, T& e) {
   p = Impl::mul_rn(a, b);
   e = Impl::compat::fma(a, b, -p);
 }
-
-namespace Impl {
 
 // Thresholds that keep the expansions (see ExKokkos_Expansion.hpp) away from overflow and from
 // inexact TwoProds. Values at or beyond them take the exact integer path of the long accumulator.

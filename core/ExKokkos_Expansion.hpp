@@ -29,6 +29,7 @@
 #include "ExKokkos_ErrorFreeTransforms.hpp"
 
 namespace ExKokkos {
+namespace Impl {
 
 // Hands the N slots of an expansion (slots[0] its head) to a sink: the head even when it is zero,
 // since its sign is the sign of an exact zero sum (see "Sign of zero" above), the other slots only
@@ -117,6 +118,7 @@ class Expansion {
   double slot_[N];
 };
 
+}  // namespace Impl
 }  // namespace ExKokkos
 
 #endif  // EXKOKKOS_EXPANSION_HPP

@@ -29,6 +29,7 @@
 #include "ExKokkos_Expansion.hpp"
 
 namespace ExKokkos {
+namespace Impl {
 
 // Lane j's leftovers go to sinks[j].
 template <class Sink>
@@ -36,7 +37,6 @@ struct PerLaneSinks {
   Sink* sinks;
 };
 
-namespace Impl {
 template <class Sink>
 KOKKOS_INLINE_FUNCTION Sink& lane_sink(Sink& sink, int /*lane*/) {
   return sink;
@@ -45,7 +45,6 @@ template <class Sink>
 KOKKOS_INLINE_FUNCTION Sink& lane_sink(PerLaneSinks<Sink>& sinks, int lane) {
   return sinks.sinks[lane];
 }
-}  // namespace Impl
 
 template <int N, int W>
 class ExpansionLanes {
@@ -318,6 +317,7 @@ class ExpansionLanes {
   double slot_[N][W];
 };
 
+}  // namespace Impl
 }  // namespace ExKokkos
 
 #endif  // EXKOKKOS_EXPANSIONLANES_HPP

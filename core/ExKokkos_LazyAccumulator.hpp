@@ -10,6 +10,7 @@
 #include <new>
 
 namespace ExKokkos {
+namespace Impl {
 
 // A sink (add, add_product) that records whether anything reached it.
 class LazyAccumulator {
@@ -37,6 +38,7 @@ class LazyAccumulator {
   };
 };
 
+}  // namespace Impl
 }  // namespace ExKokkos
 
 #endif  // EXKOKKOS_LAZYACCUMULATOR_HPP

@@ -15,8 +15,8 @@
 // Registers: the merging and rounding code needs hundreds of registers, and a kernel gets the
 // registers of its most demanding path; unbounded, it cut the accumulating loop to one team per
 // multiprocessor (255 registers; H100, 2026-11-23). Kernels that finish here therefore take
-// launch bounds (finishing_launch_bounds below): the finishing path spills to local memory, once
-// per launch, and the loop keeps its occupancy.
+// launch bounds (finishing_launch_bounds, common/impl/ExKokkos_DeviceTraits_impl.hpp): the
+// finishing path spills to local memory, once per launch, and the loop keeps its occupancy.
 //
 // Headroom: every team's digits are normalized (each below 2^32 but the top, signed one), so up to
 // deposit_capacity = 2^31 - 1 teams can add into the global digits without a carry being lost
@@ -34,16 +34,6 @@
 
 namespace ExKokkos {
 namespace Impl {
-
-// Launch bounds for the kernels whose last team finishes: at most 256 threads per team and
-// TeamsPerMultiprocessor of them resident, which caps a GPU kernel at 65536 / (256 * teams)
-// registers: 85 for three teams (the default), 64 for four.
-constexpr int finishing_max_team_size = 256;
-constexpr int finishing_teams_per_multiprocessor = 3;
-template <int TeamsPerMultiprocessor>
-using finishing_launch_bounds_for =
-    Kokkos::LaunchBounds<finishing_max_team_size, TeamsPerMultiprocessor>;
-using finishing_launch_bounds = finishing_launch_bounds_for<finishing_teams_per_multiprocessor>;
 
 template <class MemorySpace>
 class LeagueAccumulator {

@@ -17,7 +17,9 @@
 #include "impl/ExKokkos_BatchedGetf2_impl.hpp"
 
 #include <ExKokkos_Options.hpp>
-#include <impl/ExKokkos_Gemv_impl.hpp>
+#include <impl/ExKokkos_ArgumentChecks_impl.hpp>
+#include <impl/ExKokkos_Tuning_impl.hpp>
+#include <impl/ExKokkos_ViewTraits_impl.hpp>
 
 #include <sstream>
 #include <stdexcept>
@@ -146,9 +148,13 @@ inline void check_pivots(const char* routine, std::size_t m, std::size_t n,
 
 }  // namespace Impl
 
-template <class ExecSpace, class AView, class PivView, class InfoView>
+template <class ExecSpace, class AView, class PivView, class InfoView,
+          typename std::enable_if<Impl::is_space<ExecSpace>(), int>::type = 0>
 void exgetf2_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
                      const InfoView& info, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, PivView>();
+  Impl::require_accessible<ExecSpace, InfoView>();
   static_assert(static_cast<int>(AView::rank) == 3 && static_cast<int>(PivView::rank) == 2 &&
                     static_cast<int>(InfoView::rank) == 1,
                 "ExKokkos::exgetf2_batched: A rank 3 (batch x m x n), ipiv rank 2, info rank 1");
@@ -167,9 +173,12 @@ void exgetf2_batched(const ExecSpace& space, const AView& A, const PivView& ipiv
   Impl::launch_batched_getf2(space, A, ipiv, info, options);
 }
 
-template <class ExecSpace, class AView, class PivView>
+template <class ExecSpace, class AView, class PivView,
+          typename std::enable_if<Impl::is_space<ExecSpace>(), int>::type = 0>
 int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
             const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, PivView>();
   static_assert(static_cast<int>(AView::rank) == 2 && static_cast<int>(PivView::rank) == 1,
                 "ExKokkos::exgetf2: A must be rank 2 and ipiv rank 1");
   static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),

@@ -83,9 +83,13 @@ struct Columns<BView, 2> {
 
 }  // namespace Impl
 
-template <class ExecSpace, class AView, class PivView, class BView>
+template <class ExecSpace, class AView, class PivView, class BView,
+          typename std::enable_if<Impl::is_space<ExecSpace>(), int>::type = 0>
 void exgetrs(const ExecSpace& space, const char trans[], const AView& LU, const PivView& ipiv,
              const BView& B, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, PivView>();
+  Impl::require_accessible<ExecSpace, BView>();
   static_assert(static_cast<int>(BView::rank) == 1 || static_cast<int>(BView::rank) == 2,
                 "ExKokkos::exgetrs: B must be rank 1 or 2");
   const char* routine = "ExKokkos::exgetrs";
@@ -95,9 +99,13 @@ void exgetrs(const ExecSpace& space, const char trans[], const AView& LU, const 
     Impl::getrs_column(space, transposed, LU, ipiv, Impl::Columns<BView>::column(B, c), options);
 }
 
-template <class ExecSpace, class AView, class PivView, class BView>
+template <class ExecSpace, class AView, class PivView, class BView,
+          typename std::enable_if<Impl::is_space<ExecSpace>(), int>::type = 0>
 GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, const BView& B,
                   const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, PivView>();
+  Impl::require_accessible<ExecSpace, BView>();
   using T = typename AView::non_const_value_type;
   using Mem = typename ExecSpace::memory_space;
   const char* routine = "ExKokkos::exgesv";
@@ -190,9 +198,13 @@ struct BatchedSolveFunctor {
 }  // namespace Impl
 
 // B: batch x n, one right-hand side per system.
-template <class ExecSpace, class LUView, class PivView, class BView>
+template <class ExecSpace, class LUView, class PivView, class BView,
+          typename std::enable_if<Impl::is_space<ExecSpace>(), int>::type = 0>
 void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& LU,
                      const PivView& ipiv, const BView& B, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, LUView>();
+  Impl::require_accessible<ExecSpace, PivView>();
+  Impl::require_accessible<ExecSpace, BView>();
   static_assert(static_cast<int>(LUView::rank) == 3 && static_cast<int>(BView::rank) == 2,
                 "ExKokkos::exgetrs_batched: LU batch x n x n, ipiv batch x n, B batch x n");
   const char* routine = "ExKokkos::exgetrs_batched";
@@ -222,9 +234,15 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
 // A: batch x n x n (factored in place), B: batch x n (overwritten by the solutions), info and
 // steps: batch (steps may be an empty view when options.refinement_steps == 0). Systems with
 // info > 0 are left unsolved, as LAPACK does.
-template <class ExecSpace, class AView, class PivView, class BView, class InfoView, class StepsView>
+template <class ExecSpace, class AView, class PivView, class BView, class InfoView, class StepsView,
+          typename std::enable_if<Impl::is_space<ExecSpace>(), int>::type = 0>
 void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv, const BView& B,
                     const InfoView& info, const StepsView& steps, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, AView>();
+  Impl::require_accessible<ExecSpace, PivView>();
+  Impl::require_accessible<ExecSpace, BView>();
+  Impl::require_accessible<ExecSpace, InfoView>();
+  Impl::require_accessible<ExecSpace, StepsView>();
   using T = typename AView::non_const_value_type;
   using Mem = typename ExecSpace::memory_space;
   const char* routine = "ExKokkos::exgesv_batched";

@@ -3,7 +3,7 @@
 #ifndef EXKOKKOS_HPP
 #define EXKOKKOS_HPP
 
-#include "ExKokkos_config.hpp"
+#include <ExKokkos_config.hpp>
 
 #include "ExKokkos_Compat.hpp"
 #include "ExKokkos_ErrorFreeTransforms.hpp"

@@ -37,7 +37,7 @@ struct Outcome {
 // The terms v and the products x_i y_i, interleaved.
 Outcome sum_both(const std::vector<double>& v, const std::vector<double>& x,
                  const std::vector<double>& y) {
-  ExKokkos::CompensatedSum c;
+  ExKokkos::Impl::CompensatedSum c;
   ExKokkosTest::ExactSum oracle;
   const std::size_t n = v.size() > x.size() ? v.size() : x.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -232,11 +232,11 @@ TEST(CompensatedLanes, EachLaneIsACompensatedSum) {
       a_lanes[j] = a[j].data();
       b_lanes[j] = b[j].data();
     }
-    ExKokkos::CompensatedLanes<W> lanes;
+    ExKokkos::Impl::CompensatedLanes<W> lanes;
     lanes.add(initial);
     lanes.add_products(LaneFactors{a_lanes, b_lanes}, count);
     for (int j = 0; j < W; ++j) {
-      ExKokkos::CompensatedSum one;
+      ExKokkos::Impl::CompensatedSum one;
       one.add(initial[j]);
       for (int k = 0; k < count; ++k) one.add_product(a[j][k], b[j][k]);
       double from_lanes = 0.0, from_one = 0.0;
@@ -290,13 +290,13 @@ TEST(CompensatedRow, EachEntryIsACompensatedSumAndRightWhereCertified) {
     }
     std::vector<double> heads(width), errors(width), magnitudes(width), result(width);
     std::vector<int> certified(width);
-    ExKokkos::CompensatedRow row(heads.data(), errors.data(), magnitudes.data(), width);
+    ExKokkos::Impl::CompensatedRow row(heads.data(), errors.data(), magnitudes.data(), width);
     row.start(Entries{first.data()});
     for (int k = 0; k < terms; ++k) row.add_products(xy.first[k], b[k].data());
     const int count = row.round(1 + 2 * terms, result.data(), certified.data());
     int counted = 0;
     for (int i = 0; i < width; ++i) {
-      ExKokkos::CompensatedSum one;
+      ExKokkos::Impl::CompensatedSum one;
       ExKokkosTest::ExactSum oracle;
       one.add(first[i]);
       oracle.add(first[i]);
@@ -326,10 +326,10 @@ TEST(CompensatedRow, EachEntryIsACompensatedSumAndRightWhereCertified) {
 
 // The products a[k] b[k] walked as exgemv's inner_lanes walks a row: 32 lanes, term k in lane
 // k mod 32, the last block padded with zero factors, then folded.
-ExKokkos::CompensatedSum folded_dot(const std::vector<double>& a, const std::vector<double>& b) {
+ExKokkos::Impl::CompensatedSum folded_dot(const std::vector<double>& a, const std::vector<double>& b) {
   constexpr int W = 32;
   const int n = static_cast<int>(a.size());
-  ExKokkos::CompensatedLanes<W> lanes;
+  ExKokkos::Impl::CompensatedLanes<W> lanes;
   lanes.add_products(PaddedFactors<W>{a.data(), b.data(), n}, (n + W - 1) / W);
   return lanes.fold();
 }
@@ -393,9 +393,9 @@ TEST(CompensatedLanes, FoldedUniformDotProductsAreNearlyAlwaysCertified) {
 // The products a[k] b[k] summed as C threads of exgemv's output_block schedule sum a row: thread t
 // takes k = t, t + C, ..., and the threads' sums are merged in a chain (0, then 1, ...) or, when
 // `pairwise`, in a tree.
-ExKokkos::CompensatedSum merged_dot(const std::vector<double>& a, const std::vector<double>& b,
+ExKokkos::Impl::CompensatedSum merged_dot(const std::vector<double>& a, const std::vector<double>& b,
                                     int C, bool pairwise) {
-  std::vector<ExKokkos::CompensatedSum> part(C);
+  std::vector<ExKokkos::Impl::CompensatedSum> part(C);
   for (std::size_t k = 0; k < a.size(); ++k) part[k % C].add_product(a[k], b[k]);
   if (!pairwise) {
     for (int t = 1; t < C; ++t) part[0].merge(part[t]);

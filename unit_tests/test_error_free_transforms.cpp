@@ -46,7 +46,7 @@ TEST(ErrorFreeTransforms, TwoSumIsExact) {
     const double a = random_double(rng, base, base);
     const double b = random_double(rng, std::max(base - spread, -1074), base);
     double s, e;
-    ExKokkos::two_sum(a, b, s, e);
+    ExKokkos::Impl::two_sum(a, b, s, e);
     ASSERT_TRUE(exact_identity(a, b, s, e))
         << ExKokkosTest::describe(a) << " + " << ExKokkosTest::describe(b);
     ASSERT_EQ(s, a + b);  // s is the rounded sum
@@ -60,7 +60,7 @@ TEST(ErrorFreeTransforms, FastTwoSumIsExactWhenOrdered) {
     double b = random_double(rng, -1074, 1000);
     if (std::fabs(a) < std::fabs(b)) std::swap(a, b);
     double s, e;
-    ExKokkos::fast_two_sum(a, b, s, e);
+    ExKokkos::Impl::fast_two_sum(a, b, s, e);
     ASSERT_TRUE(exact_identity(a, b, s, e));
   }
 }
@@ -72,7 +72,7 @@ TEST(ErrorFreeTransforms, TwoProdIsExactInItsRange) {
     const double a = random_double(rng, -600, 600);
     const double b = random_double(rng, -600, 600);
     double p, e;
-    ExKokkos::two_prod(a, b, p, e);
+    ExKokkos::Impl::two_prod(a, b, p, e);
     ASSERT_EQ(p, a * b);
     if (!ExKokkos::Impl::two_prod_is_exact(p)) continue;
     ++exact_range;
@@ -93,7 +93,7 @@ TEST(ErrorFreeTransforms, TwoProdThresholdIsSafe) {
     const double a = random_double(rng, -600, -400);
     const double b = std::ldexp(random_double(rng, 0, 0), -969 - std::ilogb(a) + (int)(rng() % 3));
     double p, e;
-    ExKokkos::two_prod(a, b, p, e);
+    ExKokkos::Impl::two_prod(a, b, p, e);
     if (!ExKokkos::Impl::two_prod_is_exact(p)) continue;
     ExactSum s;
     s.add_product(a, b);

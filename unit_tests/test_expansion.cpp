@@ -49,7 +49,7 @@ void check_expansion(std::mt19937_64& rng, long& spills) {
     const std::vector<double> v = g.generate(n, rng);
     const auto xy = pg.generate(n, rng);
     ExKokkosTest::ExactSum oracle;
-    ExKokkos::Expansion<N, EarlyExit> e;
+    ExKokkos::Impl::Expansion<N, EarlyExit> e;
     CountingSink sink;
     for (std::size_t i = 0; i < v.size(); ++i) {
       e.add(v[i], sink);
@@ -75,8 +75,8 @@ void check_lanes(std::mt19937_64& rng) {
     const std::vector<double> v = g.generate(W * (1 + rng() % 20), rng);
     const std::vector<double> w = g.generate(v.size(), rng);
     ExKokkosTest::ExactSum oracle;
-    ExKokkos::ExpansionLanes<N, W> lanes;
-    ExKokkos::Expansion<N> scalar;  // takes the blocks the lanes refuse, as the kernels do
+    ExKokkos::Impl::ExpansionLanes<N, W> lanes;
+    ExKokkos::Impl::Expansion<N> scalar;  // takes the blocks the lanes refuse, as the kernels do
     CountingSink sink;
     for (std::size_t i = 0; i < v.size(); i += W) {
       double a[W], b[W];
@@ -118,7 +118,7 @@ struct WindowTerms {
 // as exgemv's inner_lanes does, before the flush).
 template <int N, int W, bool PerLane>
 void check_windows(std::mt19937_64& rng, long& late_terms) {
-  using Lanes = ExKokkos::ExpansionLanes<N, W>;
+  using Lanes = ExKokkos::Impl::ExpansionLanes<N, W>;
   constexpr int span = Lanes::window * W;
   const auto sums = ExKokkosTest::sum_generators();
   const auto products = ExKokkosTest::product_generators();
@@ -143,7 +143,7 @@ void check_windows(std::mt19937_64& rng, long& late_terms) {
           oracle[PerLane ? j : 0].add_product(a, b);
         }
       if (PerLane) {
-        ExKokkos::PerLaneSinks<CountingSink> per_lane{sinks};
+        ExKokkos::Impl::PerLaneSinks<CountingSink> per_lane{sinks};
         lanes.add_window(terms, per_lane);
         lanes.add_products_window(terms, per_lane);
       } else {
@@ -154,7 +154,7 @@ void check_windows(std::mt19937_64& rng, long& late_terms) {
     if (!PerLane) lanes.fold(sinks[0]);  // lane 0 takes the others: the sum must not change
     for (int j = 0; j < W; ++j) {
       if (PerLane) {
-        ExKokkos::PerLaneSinks<CountingSink> per_lane{sinks};
+        ExKokkos::Impl::PerLaneSinks<CountingSink> per_lane{sinks};
         lanes.flush_lane(j, per_lane);
       } else {
         lanes.flush_lane(j, sinks[0]);
@@ -198,7 +198,7 @@ TEST(Expansion, EverySizeWithAndWithoutEarlyExit) {
 
 // Heads that reach 2^1000 are flushed before a TwoSum could overflow.
 TEST(Expansion, HeadFlushPreventsOverflow) {
-  ExKokkos::Expansion<3> e;
+  ExKokkos::Impl::Expansion<3> e;
   CountingSink sink;
   ExKokkosTest::ExactSum oracle;
   for (int i = 0; i < 5000; ++i) {
@@ -212,13 +212,13 @@ TEST(Expansion, HeadFlushPreventsOverflow) {
 }
 
 TEST(Expansion, SignOfZero) {
-  ExKokkos::Expansion<4> e;
+  ExKokkos::Impl::Expansion<4> e;
   ExKokkos::LongAccumulator acc;
   e.add(-0.0, acc);
   e.add_product(-0.0, 2.0, acc);
   e.flush(acc);
   EXPECT_TRUE(same_bits(acc.round(), -0.0));
-  ExKokkos::Expansion<4> f;
+  ExKokkos::Impl::Expansion<4> f;
   ExKokkos::LongAccumulator acc2;
   f.add(-0.0, acc2);
   f.add(0.0, acc2);
@@ -242,7 +242,7 @@ void check_fast_rounding(std::mt19937_64& rng, int& certified, int& total) {
   std::uniform_real_distribution<double> u(-1, 1);
   std::uniform_int_distribution<int> kind(0, 4), e(-60, 60);
   for (int trial = 0; trial < 20000; ++trial) {
-    ExKokkos::Expansion<N> ex;
+    ExKokkos::Impl::Expansion<N> ex;
     ExKokkos::LongAccumulator spill;  // must stay unused for the fast path to apply
     ExKokkosTest::ExactSum exact;
     const int k = kind(rng);

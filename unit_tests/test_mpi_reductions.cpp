@@ -1,4 +1,4 @@
-// ExKokkos::mpi (src/ExKokkos_MPI.hpp) bit for bit: exsum, exasum, exdot, exnrm2 and the
+// ExKokkos::mpi (mpi/ExKokkos_MPI.hpp) bit for bit: exsum, exasum, exdot, exnrm2 and the
 // allreduce of a user's ExactSum reducer, over MPI_COMM_WORLD, must equal the MPFR oracle of the
 // whole data and the single-process routine on the whole data, for every input generator (full
 // exponent range, cancellation, ties, NaN/Inf, signed zeros, ill-conditioned dot products), under

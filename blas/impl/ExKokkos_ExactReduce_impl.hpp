@@ -19,7 +19,7 @@
 #define EXKOKKOS_EXACTREDUCE_IMPL_HPP
 
 #include "ExKokkos_LaneWalk_impl.hpp"
-#include "ExKokkos_Tuning_impl.hpp"
+#include <impl/ExKokkos_Tuning_impl.hpp>
 
 #include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_LeagueAccumulator.hpp>

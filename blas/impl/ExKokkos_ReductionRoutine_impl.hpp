@@ -6,6 +6,9 @@
 
 #include "ExKokkos_ExactReduce_impl.hpp"
 
+#include <impl/ExKokkos_ArgumentChecks_impl.hpp>
+#include <impl/ExKokkos_ViewTraits_impl.hpp>
+
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -13,44 +16,6 @@
 
 namespace ExKokkos {
 namespace Impl {
-
-// Rank tests usable in enable_if on any type (a non-view has no rank).
-template <class T, int Rank, bool = Kokkos::is_view<T>::value>
-struct is_view_of_rank : std::false_type {};
-template <class T, int Rank>
-struct is_view_of_rank<T, Rank, true>
-    : std::integral_constant<bool, static_cast<int>(T::rank) == Rank> {};
-
-template <class View>
-constexpr bool is_rank1_view() {
-  return is_view_of_rank<View, 1>::value;
-}
-
-template <class View>
-constexpr bool is_rank2_view() {
-  return is_view_of_rank<View, 2>::value;
-}
-
-template <class View>
-constexpr bool is_rank0_view() {
-  return is_view_of_rank<View, 0>::value;
-}
-
-// The value types ExKokkos reduces exactly.
-template <class T>
-constexpr bool is_exact_scalar() {
-  return std::is_same<T, double>::value || std::is_same<T, float>::value;
-}
-
-template <class XView, class YView>
-void check_same_extent(const char* routine, const XView& x, const YView& y) {
-  if (x.extent(0) != y.extent(0)) {
-    std::ostringstream msg;
-    msg << routine << ": x and y must have the same extent, but x.extent(0) = " << x.extent(0)
-        << " and y.extent(0) = " << y.extent(0);
-    throw std::invalid_argument(msg.str());
-  }
-}
 
 // Runs the exact reduction of `terms` over [0, n) asynchronously on `space`; `finish` turns the
 // exact sum into the value stored in r() (RoundInto: rounded to T). An empty reduction stores +0

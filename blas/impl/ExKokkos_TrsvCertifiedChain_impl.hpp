@@ -37,7 +37,8 @@
 #ifndef EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
 #define EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
 
-#include "ExKokkos_ChainSignal_impl.hpp"
+#include <impl/ExKokkos_ChainSignal_impl.hpp>
+#include <impl/ExKokkos_WarpPrimitives_impl.hpp>
 #include "ExKokkos_TrsvCertifiedPanel_impl.hpp"
 
 namespace ExKokkos {
@@ -45,49 +46,6 @@ namespace Impl {
 
 // Rows a thread owns (the block is at most M times the team).
 constexpr int certified_rows_per_thread = 4;
-
-// The chain's width: a warp on CUDA when the team is whole warps (Kokkos lays a team with vector
-// length 1 out along threadIdx.y, so team ranks 32 w .. 32 w + 31 are warp w), else one row.
-template <class ExecSpace>
-int certified_chain_width(int team_size) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<ExecSpace, Kokkos::Cuda>::value && team_size % 32 == 0) return 32;
-#else
-  (void)team_size;
-#endif
-  return 1;
-}
-
-// x from lane k of the warp (W = 32: CUDA only; W = 1: the value itself).
-template <int W>
-KOKKOS_INLINE_FUNCTION double chain_broadcast(double x, int k) {
-  if constexpr (W == 1) {
-    (void)k;
-    return x;
-  } else {
-#if defined(__CUDA_ARCH__)
-    return __shfl_sync(0xffffffffu, x, k);
-#else
-    (void)k;
-    return x;               // (not reached: W > 1 only runs on CUDA devices)
-#endif
-  }
-}
-
-// The first lane whose `failed` is true, or W.
-template <int W>
-KOKKOS_INLINE_FUNCTION int chain_first_failed(bool failed) {
-  if constexpr (W == 1) {
-    return failed ? 0 : 1;
-  } else {
-#if defined(__CUDA_ARCH__)
-    const unsigned mask = __ballot_sync(0xffffffffu, failed);
-    return mask ? __ffs(mask) - 1 : W;
-#else
-    return failed ? 0 : W;  // (not reached)
-#endif
-  }
-}
 
 KOKKOS_INLINE_FUNCTION bool same_double_bits(double a, double b) {
   return compat::bit_cast<std::uint64_t>(a) == compat::bit_cast<std::uint64_t>(b);

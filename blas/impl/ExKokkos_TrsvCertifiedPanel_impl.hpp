@@ -19,7 +19,7 @@
 #ifndef EXKOKKOS_TRSVCERTIFIEDPANEL_IMPL_HPP
 #define EXKOKKOS_TRSVCERTIFIEDPANEL_IMPL_HPP
 
-#include "ExKokkos_Tuning_impl.hpp"
+#include <impl/ExKokkos_Tuning_impl.hpp>
 #include "ExKokkos_TrsvOperands_impl.hpp"
 
 #include <ExKokkos_CompensatedSum.hpp>

@@ -68,21 +68,26 @@ struct ResidualFinish {
   }
 };
 
-template <class Tri, class BView, class Workspace, int N>
-struct DiagonalBlockFunctor {
+// Rows [p, p + rows) of the substitution on one thread, in order:
+// S_q = panel_q + b_q + sum_{p <= r < q} -T(q, r) x_r exactly, x_q = RN(RN(S_q) / T(q, q)) (or
+// RN(S_q) with a unit diagonal). `panel` holds each row's exact sum over the earlier blocks;
+// nullptr for the first block (and for the LU solves, which are one block), where a row's
+// compensated sum is tried first: when its rounding is certified it is RN of the exact residual,
+// at a fraction of the cost of a long accumulator per row.
+template <int N, class Tri, class BView>
+struct SerialSubstitution {
   using T = typename BView::non_const_value_type;
   Tri tri;
   BView b;
-  Workspace ws;
-  std::int64_t p, rows;
-  bool unit, first_block;
+  bool unit;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p, std::int64_t rows,
+                                         const LongAccumulator* panel) const {
     for (std::int64_t i = 0; i < rows; ++i) {
       const std::int64_t q = p + i;
-      if (first_block && certified_row(q)) continue;
+      if (panel == nullptr && certified_row(p, q)) continue;
       LongAccumulator s;
-      if (!first_block) s = ws(i);
+      if (panel != nullptr) s = panel[i];
       Expansion<N> e;
       for (std::int64_t r = p; r < q; ++r) add(e, -tri(q, r), b(tri.index(r)), s);
       e.flush(s);
@@ -92,11 +97,9 @@ struct DiagonalBlockFunctor {
     }
   }
 
-  // Row q without a panel sum (the first block, and the LU solves, which are one block): the
-  // residual from CompensatedSum when its rounding is certified (RN of the exact residual, as
-  // below, at a fraction of the cost of a long accumulator per row); false leaves the row to the
-  // exact sum below.
-  KOKKOS_INLINE_FUNCTION bool certified_row(std::int64_t q) const {
+  // Row q from CompensatedSum when its rounding is certified; false leaves the row to the exact
+  // sum.
+  KOKKOS_INLINE_FUNCTION bool certified_row(std::int64_t p, std::int64_t q) const {
     if constexpr (std::is_same<T, double>::value) {
       CompensatedSum c;
       for (std::int64_t r = p; r < q; ++r) c.add_product(-tri(q, r), b(tri.index(r)));
@@ -106,6 +109,7 @@ struct DiagonalBlockFunctor {
       b(tri.index(q)) = unit ? residual : residual / T(tri(q, q));
       return true;
     } else {
+      (void)p;
       (void)q;
       return false;
     }
@@ -117,6 +121,27 @@ struct DiagonalBlockFunctor {
       e.add_product(t, x, s);
     else
       e.add(t * x, s);
+  }
+};
+
+// The whole substitution of an n x n triangle on one thread: what the LU solves call inside their
+// kernels.
+template <int N, class Tri, class BView>
+KOKKOS_INLINE_FUNCTION void serial_substitution(const Tri& tri, const BView& b, bool unit) {
+  SerialSubstitution<N, Tri, BView>{tri, b, unit}(0, tri.n, nullptr);
+}
+
+// The diagonal block of extrsv on one host thread.
+template <class Tri, class BView, class Workspace, int N>
+struct DiagonalBlockFunctor {
+  Tri tri;
+  BView b;
+  Workspace ws;
+  std::int64_t p, rows;
+  bool unit, first_block;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    SerialSubstitution<N, Tri, BView>{tri, b, unit}(p, rows, first_block ? nullptr : ws.data());
   }
 };
 

@@ -26,13 +26,11 @@ KOKKOS_INLINE_FUNCTION void apply_row_swaps(const BView& b, const PivView& ipiv,
   }
 }
 
-// The whole substitution on one thread (the diagonal-block step of extrsv over all rows).
+// The whole substitution with op(A) on one thread (blas' serial_substitution on A's triangle).
 template <int N, bool Transposed, bool Reversed, class AView, class BView>
-KOKKOS_INLINE_FUNCTION void serial_substitution(const AView& A, const BView& b, bool unit) {
+KOKKOS_INLINE_FUNCTION void serial_triangular_solve(const AView& A, const BView& b, bool unit) {
   using Tri = TriangleOperand<AView, Transposed, Reversed>;
-  using Workspace = Kokkos::View<LongAccumulator*, Kokkos::AnonymousSpace>;  // not read
-  const Tri tri{A, static_cast<std::int64_t>(A.extent(0))};
-  DiagonalBlockFunctor<Tri, BView, Workspace, N>{tri, b, Workspace(), 0, tri.n, unit, true}(0);
+  serial_substitution<N>(Tri{A, static_cast<std::int64_t>(A.extent(0))}, b, unit);
 }
 
 template <int N, class AView, class PivView, class BView>
@@ -40,11 +38,11 @@ KOKKOS_INLINE_FUNCTION void serial_getrs(bool transposed, const AView& LU, const
                                          const BView& b) {
   if (!transposed) {
     apply_row_swaps(b, ipiv, false);
-    serial_substitution<N, false, false>(LU, b, true);  // L, unit diagonal, forward
-    serial_substitution<N, false, true>(LU, b, false);  // U, backward
+    serial_triangular_solve<N, false, false>(LU, b, true);  // L, unit diagonal, forward
+    serial_triangular_solve<N, false, true>(LU, b, false);  // U, backward
   } else {
-    serial_substitution<N, true, false>(LU, b, false);  // U^T, lower: forward
-    serial_substitution<N, true, true>(LU, b, true);    // L^T, upper, unit: backward
+    serial_triangular_solve<N, true, false>(LU, b, false);  // U^T, lower: forward
+    serial_triangular_solve<N, true, true>(LU, b, true);    // L^T, upper, unit: backward
     apply_row_swaps(b, ipiv, true);
   }
 }

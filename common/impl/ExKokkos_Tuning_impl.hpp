@@ -3,6 +3,9 @@
 #ifndef EXKOKKOS_TUNING_IMPL_HPP
 #define EXKOKKOS_TUNING_IMPL_HPP
 
+#include "ExKokkos_ArgumentChecks_impl.hpp"
+#include "ExKokkos_DeviceTraits_impl.hpp"
+
 #include <ExKokkos_Compat.hpp>
 #include <ExKokkos_LeagueAccumulator.hpp>
 #include <ExKokkos_Options.hpp>
@@ -16,15 +19,6 @@
 
 namespace ExKokkos {
 namespace Impl {
-
-// True for execution spaces that run on the host's cores (Serial, OpenMP, Threads, HPX). Callable
-// in device code too: the batched LU picks its entry update by it inside a kernel (nvcc warned
-// about a host-only constexpr function there).
-template <class ExecSpace>
-KOKKOS_INLINE_FUNCTION constexpr bool is_host_space() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                    typename ExecSpace::memory_space>::accessible;
-}
 
 // Calls f(std::integral_constant<int, N>()) for the runtime expansion size n.
 template <class F>
@@ -50,10 +44,6 @@ struct LaunchConfig {
   int league_size;
   int copies;
 };
-
-inline void check_option(bool ok, const char* routine, const std::string& what) {
-  if (!ok) throw std::invalid_argument(std::string(routine) + ": invalid option " + what);
-}
 
 // Resolves options for a reduction over n elements that deposits at most `deposits_per_element`
 // times per element into its team's accumulator.

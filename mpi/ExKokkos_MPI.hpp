@@ -27,7 +27,7 @@
 #ifndef EXKOKKOS_MPI_HPP
 #define EXKOKKOS_MPI_HPP
 
-#include "ExKokkos_config.hpp"
+#include <ExKokkos_config.hpp>
 
 #if !EXKOKKOS_HAVE_MPI
 #error "ExKokkos_MPI.hpp needs MPI: this ExKokkos was configured without it (ExKokkos_ENABLE_MPI)"
@@ -156,9 +156,11 @@ inline void allreduce(LongAccumulator& acc, MPI_Comm comm) {
 }
 
 template <class ExecSpace, class XView,
-          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
 typename XView::non_const_value_type exsum(const ExecSpace& space, const XView& x, MPI_Comm comm,
                                            const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::mpi::exsum: x must hold double or float");
   constexpr const char* routine = "ExKokkos::mpi::exsum";
@@ -172,9 +174,11 @@ typename XView::non_const_value_type exsum(const ExecSpace& space, const XView& 
 }
 
 template <class ExecSpace, class XView,
-          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
 typename XView::non_const_value_type exasum(const ExecSpace& space, const XView& x, MPI_Comm comm,
                                             const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::mpi::exasum: x must hold double or float");
   constexpr const char* routine = "ExKokkos::mpi::exasum";
@@ -188,10 +192,13 @@ typename XView::non_const_value_type exasum(const ExecSpace& space, const XView&
 }
 
 template <class ExecSpace, class XView, class YView,
-          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>() &&
+                                      Impl::is_rank1_view<YView>(),
                                   int>::type = 0>
 typename XView::non_const_value_type exdot(const ExecSpace& space, const XView& x, const YView& y,
                                            MPI_Comm comm, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::mpi::exdot: x must hold double or float");
   static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
@@ -208,9 +215,11 @@ typename XView::non_const_value_type exdot(const ExecSpace& space, const XView& 
 }
 
 template <class ExecSpace, class XView,
-          typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
+                                  int>::type = 0>
 typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView& x, MPI_Comm comm,
                                             const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::mpi::exnrm2: x must hold double or float");
   constexpr const char* routine = "ExKokkos::mpi::exnrm2";

@@ -1,0 +1,49 @@
+// The argument checks every routine shares, in KokkosBlas' style: each throws
+// std::invalid_argument naming the routine and the values, and is called before anything is
+// written.
+#ifndef EXKOKKOS_ARGUMENTCHECKS_IMPL_HPP
+#define EXKOKKOS_ARGUMENTCHECKS_IMPL_HPP
+
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace ExKokkos {
+namespace Impl {
+
+inline void check_option(bool ok, const char* routine, const std::string& what) {
+  if (!ok) throw std::invalid_argument(std::string(routine) + ": invalid option " + what);
+}
+
+template <class XView, class YView>
+void check_same_extent(const char* routine, const XView& x, const YView& y) {
+  if (x.extent(0) != y.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": x and y must have the same extent, but x.extent(0) = " << x.extent(0)
+        << " and y.extent(0) = " << y.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+}
+
+// A BLAS character argument (its first character, either case) among `allowed`; anything else
+// throws std::invalid_argument naming the routine and the argument.
+inline char parse_flag(const char* routine, const char* what, const char flag[],
+                       const char* allowed) {
+  const char c = flag == nullptr ? '\0' : static_cast<char>(std::toupper(flag[0]));
+  for (const char* a = allowed; *a != '\0'; ++a)
+    if (c == *a) return c;
+  throw std::invalid_argument(std::string(routine) + ": " + what + " must be one of \"" + allowed +
+                              "\", got \"" +
+                              (flag == nullptr ? std::string("(null)") : std::string(flag)) + "\"");
+}
+
+// trans "N" or "T"/"C" ("C" is "T" for real values): true when transposed.
+inline bool parse_trans(const char* routine, const char trans[]) {
+  return parse_flag(routine, "trans", trans, "NTC") != 'N';
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_ARGUMENTCHECKS_IMPL_HPP

@@ -1,0 +1,45 @@
+// What the kernels assume of a backend, in one place: whether it runs on the host's cores, the
+// largest team its kernels are compiled for, and the scratch memory any team may use.
+#ifndef EXKOKKOS_DEVICETRAITS_IMPL_HPP
+#define EXKOKKOS_DEVICETRAITS_IMPL_HPP
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+namespace ExKokkos {
+namespace Impl {
+
+// True for execution spaces that run on the host's cores (Serial, OpenMP, Threads, HPX). Callable
+// in device code too: the batched LU picks its entry update by it inside a kernel (nvcc warns
+// about a host-only constexpr function there).
+template <class ExecSpace>
+KOKKOS_INLINE_FUNCTION constexpr bool is_host_space() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                    typename ExecSpace::memory_space>::accessible;
+}
+
+// The largest team of the device kernels: their launch bounds and register budgets are set for
+// 256 threads (8 warps), and a larger team is refused before anything is launched.
+constexpr int device_max_team_size = 256;
+
+// Launch bounds for the kernels whose last team finishes (core/ExKokkos_LeagueAccumulator.hpp):
+// at most device_max_team_size threads per team and TeamsPerMultiprocessor of them resident,
+// which caps a GPU kernel at 65536 / (256 * teams) registers: 85 for three teams (the default), 64
+// for four. The finishing path then spills to local memory, once per launch, and the accumulating
+// loop keeps its occupancy.
+constexpr int finishing_max_team_size = device_max_team_size;
+constexpr int finishing_teams_per_multiprocessor = 3;
+template <int TeamsPerMultiprocessor>
+using finishing_launch_bounds_for =
+    Kokkos::LaunchBounds<finishing_max_team_size, TeamsPerMultiprocessor>;
+using finishing_launch_bounds = finishing_launch_bounds_for<finishing_teams_per_multiprocessor>;
+
+// The shared memory any CUDA block may have without opting in (the same on HIP): team scratch
+// that stays under it launches everywhere.
+constexpr std::size_t device_block_scratch_bytes = 48 * 1024;
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_DEVICETRAITS_IMPL_HPP
