@@ -1,7 +1,7 @@
 // ExKokkos: the one place that absorbs the differences between Kokkos 3.4.01 and 4.x / 5.x.
 //
 // Everything else in ExKokkos calls ExKokkos::Impl::compat::* and never tests KOKKOS_VERSION
-// itself. The differences handled here (see DESIGN.md, "Kokkos versions"):
+// itself. The differences handled here (see docs/design.md, "Kokkos versions"):
 //  - fabs/isnan/isinf/isfinite/fmin/fmax/sqrt live in Kokkos::Experimental before 3.7, in Kokkos
 //  after;
 //  - Kokkos::fma exists only from 4.0;
