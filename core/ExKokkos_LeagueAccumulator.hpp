@@ -13,8 +13,8 @@
 // this avoids). It is the "last block" pattern of CUDA's threadFenceReduction sample.
 //
 // Registers: the merging and rounding code needs hundreds of registers, and a kernel gets the
-// registers of its most demanding path; unbounded, it cut the accumulating loop to one team per
-// multiprocessor (255 registers; H100, 2026-11-23). Kernels that finish here therefore take
+// registers of its most demanding path; unbounded, it cuts the accumulating loop to one team per
+// multiprocessor (255 registers). Kernels that finish here therefore take
 // launch bounds (finishing_launch_bounds below): the finishing path spills to local memory, once
 // per launch, and the loop keeps its occupancy.
 //
