@@ -469,8 +469,8 @@ struct Fp64Diagonals {
 // long accumulator; it marks in refused(o) the elements it leaves. ExactTag: those elements
 // (near-ties, more than fast_diagonals diagonals, scales near the ends of the range, exact zeros)
 // summed in a long accumulator. Two launches, because one kernel doing both gives every thread the
-// long accumulator's registers and local memory, which makes the common case several times
-// slower (figures: docs/performance.md). An element whose slice products are
+// long accumulator's registers and local memory, which makes the common case more than twice
+// as slow (figures: docs/performance.md). An element whose slice products are
 // all zero has S_ij = 0 exactly; its IEEE sign (-0 only when every product a_ik b_kj is -0, as the
 // other schedules give it) comes from a scan of its row and column that stops at the first
 // product that is not -0.
@@ -539,8 +539,8 @@ struct OzakiFinishFunctor {
   // v 2^(scale - last beta) an exact double (a normal power of two, checked). The slots overlap
   // and carry their own signs: round_terms_fast sums any exact doubles (its VecSum passes are
   // error-free) and certifies the rounding or refuses. No carries and no array of limbs: the
-  // carried slots' 43-limb array lives in local memory, which makes this kernel cost half as much
-  // as the int8 GEMMs themselves.
+  // carried slots' 43-limb array would live in local memory and make this kernel cost half as
+  // much as the int8 GEMMs themselves.
   KOKKOS_INLINE_FUNCTION int packed_per_slot() const {
     return (52 - Diagonals::sum_bits) / bits + 1;
   }
