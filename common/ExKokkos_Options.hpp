@@ -1,7 +1,9 @@
-// Tuning knobs shared by the ExKokkos kernels. None of them but refinement_steps changes a result:
-// every setting gives the same bits (the sums are exact, and exact sums do not depend on how they
-// are split). They only trade speed. A zero means "the default for this execution space"
-// (ExKokkos_Tuning.hpp).
+// Options shared by the ExKokkos kernels. All but one are tuning knobs that trade speed only:
+// every setting of them gives the same bits (the sums are exact, and exact sums do not depend on
+// how they are split). The exception is refinement_steps, which changes extrsv's and exgesv's
+// results (towards the correctly rounded solution); the result of a given setting is still the
+// same on every backend. A zero means "the default for this execution space"
+// (blas/impl/ExKokkos_Tuning_impl.hpp; docs/options.md).
 #ifndef EXKOKKOS_OPTIONS_HPP
 #define EXKOKKOS_OPTIONS_HPP
 

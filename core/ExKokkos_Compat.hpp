@@ -1,7 +1,7 @@
 // ExKokkos: the one place that absorbs the differences between Kokkos 3.4.01 and 4.x / 5.x.
 //
 // Everything else in ExKokkos calls ExKokkos::Impl::compat::* and never tests KOKKOS_VERSION
-// itself. The differences handled here (see DESIGN.md, "Kokkos versions"):
+// itself. The differences handled here (see docs/design.md, "Kokkos versions"):
 //  - fabs/isnan/isinf/isfinite/fmin/fmax/sqrt live in Kokkos::Experimental before 3.7, in Kokkos
 //  after;
 //  - Kokkos::fma exists only from 4.0;
@@ -55,8 +55,8 @@
 #endif
 
 // The window loops of ExpansionLanes in 512-bit vectors where the target has AVX-512: GCC tunes
-// -march=skylake-avx512 (Kokkos' SKX) for 256-bit vectors, and the cascades then ran 1.26 times
-// slower (one core of the AVX-512 EPYC: 1.46 against 1.16 ns per term of a dot product). Out of
+// -march=skylake-avx512 (Kokkos' SKX) for 256-bit vectors, which leaves the cascades a quarter
+// slower (figures: docs/performance.md, "Tuning measurements"). Out of
 // line, because a function inlined into its caller is compiled with the caller's tuning (a call
 // per window of 8 x 32 terms costs nothing). Only GCC's host passes: the attribute is GCC's, and
 // device compilers need none.
@@ -99,8 +99,8 @@ KOKKOS_INLINE_FUNCTION void prefetch_l2(const void* p) {
 // (IEEE 754: an exact zero sum of opposite signs is +0 for both, -0 - +0 = -0 for both). Why:
 // TwoSum is six additions, and a core like Zen 4 runs additions on two units and fused
 // multiply-adds on two others; a lane cascade (ExpansionLanes) that puts two of the six on the
-// fma units ran 1.07 to 1.09 times faster (one core of the AVX-512 EPYC, exgemv "T" 4096^2 walk,
-// 2026-11-24: 23.0 -> 21.4 ms). Plain subtraction on devices (a GPU's add is its fma unit) and
+// fma units uses all four (figures: docs/performance.md). Plain subtraction on devices (a GPU's
+// add is its fma unit) and
 // where the target has no fma instruction (a library fma would be a call).
 KOKKOS_FORCEINLINE_FUNCTION double difference_on_fma_unit(double x, double y) {
 #if defined(__GNUC__) && (defined(__FMA__) || defined(__aarch64__)) && !defined(__CUDA_ARCH__) && \

@@ -4,8 +4,8 @@
 //
 // As for Kokkos::Sum<T, Space>, Space is where the result lives, not where the kernel runs:
 // HostSpace (the default) for a host variable, the view's space for a result view. A device
-// execution space with a host variable would make the kernel write the host address (the
-// earlier examples did that; on CUDA it was an illegal address, H100, 2026-11-23).
+// execution space with a host variable would make the kernel write the host address (on CUDA an
+// illegal address).
 //
 //   ExKokkos::LongAccumulator acc;
 //   Kokkos::parallel_reduce(policy, KOKKOS_LAMBDA(int i, ExKokkos::LongAccumulator& a) {
@@ -18,10 +18,10 @@
 // is associative. Cost: the value is a 1064-byte LongAccumulator per thread (Kokkos keeps one per
 // thread, and per thread of a team for nested reductions), every add() is an integer deposit
 // into 3 (a term) or 5 (a product) digits with no expansion in front, and every join merges 132
-// digits. On the 2-core test machine, 10^7 add()s took 32 ms against 4 ms for a plain double
-// parallel_reduce (about 8x; test_exact_sum_reducer prints the figure); the built-in routines
-// (exsum, exdot, ...) put expansions in front and are much faster. On GPUs the per-thread value
-// lives in shared memory: 1 KB per thread limits the block size Kokkos can choose.
+// digits: several times a plain double parallel_reduce (docs/performance.md); the built-in
+// routines (exsum, exdot, ...) put expansions in front and are much faster. On GPUs the
+// per-thread value lives in shared memory: 1 KB per thread limits the block size Kokkos can
+// choose.
 #ifndef EXKOKKOS_EXACTSUMREDUCER_HPP
 #define EXKOKKOS_EXACTSUMREDUCER_HPP
 

@@ -12,7 +12,7 @@
 //
 // Windows. The per-block checks above cost more than the TwoSums themselves on a CPU: each is a
 // horizontal reduction across the W lanes and a branch, between cascades that could otherwise
-// overlap (exdot 2^24 on the AVX-512 EPYC: 2.3 ns per term with them, 0.7 without). The window
+// overlap (a dot product runs about three times slower with them; docs/performance.md). The window
 // forms take `window` blocks at once and test once, at the window's end: a term the lanes cannot
 // take is replaced by a neutral -0 and sent to its lane's sink after the window (so nothing is
 // refused), the leftovers of the cascades are kept in a buffer and sent to the sinks only if the
@@ -224,9 +224,8 @@ class ExpansionLanes {
   //
   // With many lanes (several vectors per slot) the cascades are bound by the adders' throughput,
   // and two of the six subtractions go to the fma units (compat::difference_on_fma_unit: the same
-  // doubles); with one vector per slot they are bound by latency, which the fma units' is longer.
-  // Measured on the AVX-512 EPYC (2026-11-24): 32 lanes, exgemv "T" 4096^2 13.1 -> 12.1 ms; 8
-  // lanes, batched exgetf2 32x32 28.9 -> 31.5 ms, hence only from 16 lanes on.
+  // doubles); with one vector per slot they are bound by latency, which the fma units' is longer:
+  // 32 lanes gain, 8 lanes lose, hence only from 16 lanes on (figures: docs/performance.md).
   static constexpr bool adds_on_fma_units = W >= 16;
   KOKKOS_FORCEINLINE_FUNCTION static double difference(double x, double y) {
     return adds_on_fma_units ? Impl::compat::difference_on_fma_unit(x, y) : x - y;

@@ -13,10 +13,10 @@
 // this avoids). It is the "last block" pattern of CUDA's threadFenceReduction sample.
 //
 // Registers: the merging and rounding code needs hundreds of registers, and a kernel gets the
-// registers of its most demanding path; unbounded, it cut the accumulating loop to one team per
-// multiprocessor (255 registers; H100, 2026-11-23). Kernels that finish here therefore take
-// launch bounds (finishing_launch_bounds, common/impl/ExKokkos_DeviceTraits_impl.hpp): the
-// finishing path spills to local memory, once per launch, and the loop keeps its occupancy.
+// registers of its most demanding path; unbounded, it cuts the accumulating loop to one team per
+// multiprocessor (255 registers). Kernels that finish here therefore take launch bounds
+// (finishing_launch_bounds, common/impl/ExKokkos_DeviceTraits_impl.hpp): the finishing path
+// spills to local memory, once per launch, and the loop keeps its occupancy.
 //
 // Headroom: every team's digits are normalized (each below 2^32 but the top, signed one), so up to
 // deposit_capacity = 2^31 - 1 teams can add into the global digits without a carry being lost

@@ -14,7 +14,7 @@
 // 170 digits of 32 bits (5440 bits) hold the sum with room for the sign. The frame uses the
 // accumulator's carry-save digits (each digit takes at most seven chunks below 2^32 here, far
 // from the headroom), is normalized once and rounded once with the same integer rounding as the
-// accumulator (DESIGN.md, "Rounding the accumulator, done right"), now with frame exponent F.
+// accumulator (docs/design.md, "One correct rounding"), now with frame exponent F.
 //
 // IEEE special values: NaN, infinities and signed zeros come out as IEEE arithmetic on
 // alpha * S + beta * y would give them, with S's own specials and signed zero taken from its

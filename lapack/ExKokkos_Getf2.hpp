@@ -36,22 +36,18 @@ int lu_expansion_size(const Options& o) {
 }
 
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
-// devices a team's threads take the independent entries of a column or row of each step: one
-// thread per matrix left a GPU block with a single thread, 1.7-1.9x slower than 8 or 32 on the
-// H100 (2026-11-23). Now a warp (32) below n = 64 and two from there: bench_cuda_lapack on the
-// H100, 2026-11-24, with the register cap below, the certified entry update and the matrix in
-// scratch memory where it fits, ms for 2^26 entries, teams of 32 / 64: n = 16: 5.2 / 10.1,
-// 32: 4.3 / 6.8, 64: 8.7 / 7.7, 128: 21.4 / 20.1; teams of 8 and 16 were slower at every size,
-// also at n = 8 (9.9 and 9.5 ms against 9.3).
+// devices a team's threads take the independent entries of a column or row of each step (one
+// thread per matrix would leave a GPU block with a single thread): a warp (32) below n = 64 and
+// two from there, the fastest in bench_cuda_lapack; teams of 8 and 16 are slower at every size,
+// n = 8 included (figures: docs/performance.md).
 //
 // Devices take at most 64 threads per matrix: the launch bounds (BatchedLuPolicy: 64 threads and
 // 16 teams per multiprocessor in place) cap the kernel at 65536 / (64 * 16) = 64 registers.
 // Uncapped, the rounding path of the exact entry update (a long accumulator, used only when an
 // expansion overflows or a rounding is not certified) gave the whole kernel 255 registers and held
 // a multiprocessor to 8 teams of 32 threads; capped, that path spills to local memory (a 2.8 KiB
-// stack) and 32 teams fit. H100, 2026-11-24, bench_cuda_lapack, 2^20 entries, default teams,
-// uncapped -> capped: n = 8: 30.3 -> 11.6 ms, 16: 31.9 -> 12.7, 32: 27.9 -> 9.9, 64: 40.5 -> 17.5,
-// 128: 75.0 -> 29.3 (caps of 128 and 32 registers: slower, 30.6 and 14.6 ms at n = 32).
+// stack) and 32 teams fit, which makes the kernel two to three times faster; caps of 128 and 32
+// registers are slower (figures: docs/performance.md).
 constexpr int device_lu_max_team_size = 64;
 
 template <class ExecSpace>
@@ -68,10 +64,9 @@ int batched_lu_team_size(const Options& o, int n) {
 // (host_getf2_trailing_update: every entry's compensated sum kept in level-1 scratch memory, 24
 // bytes an entry, and updated right-looking) rather than the left-looking lanes
 // (Schedule::output_lanes): the default wherever its workspace fits in the scratch memory a host
-// team may have (20 MiB with Kokkos' host backends: up to about 900 x 900). 2-core EPYC (Zen 4),
-// OpenMP, perf_tests/bench_lapack, 2026-11-24, lanes -> trailing update: batched 8 x 8 7.7 ->
-// 5.7 ms, 16: 7.0 -> 5.4, 32: 8.1 -> 5.8, 64: 12.0 -> 8.4, 128: 20.5 -> 13.5; one 256 x 256
-// matrix 5.0 -> 3.1 ms, 512 x 512 59.8 -> 25.4 ms. Teams of more than one thread use team_getf2.
+// team may have (20 MiB with Kokkos' host backends: up to about 900 x 900): it is faster at
+// every size measured (figures: docs/performance.md). Teams of more than one thread use
+// team_getf2.
 template <class ExecSpace, class T>
 bool lu_trailing_update(const Options& o, int m, int n) {
   if (!is_host_space<ExecSpace>() || !std::is_same<T, double>::value) return false;
@@ -82,9 +77,8 @@ bool lu_trailing_update(const Options& o, int m, int n) {
 
 // Whether the matrices are factored in team scratch memory. The default: on devices, when the
 // copy takes at most 48 KiB (the shared memory any CUDA block may have without opting in: up to
-// 78 x 78 doubles); on the host never (a core's caches hold the matrix it works on). H100,
-// 2026-11-24, default teams, in place -> in scratch: n = 16: 5.6 -> 5.2 ms, 32: 4.9 -> 4.3,
-// 64: 12.1 -> 8.7 (with teams of 64: 7.7), 8: 8.8 -> 8.6.
+// 78 x 78 doubles), which is faster at every size that fits; on the host never (a core's caches
+// hold the matrix it works on). Figures: docs/performance.md.
 template <class ExecSpace, class T>
 LuStaging lu_staging(const Options& o, int m, int n) {
   LuStaging s;

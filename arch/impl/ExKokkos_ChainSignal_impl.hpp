@@ -4,12 +4,12 @@
 //
 // Why not the team barrier: with a barrier a round, the next chain waited for the slowest warp's
 // updates of the round before, though it needs only the x before it and its own warp's rows
-// (about a third of a block's time on an H100 at n = 16384, results/CUDA_H100.md). A warp now
-// waits for the one chain whose x it reads and runs behind by as many rounds as its work takes.
+// (a large share of a block's time; docs/performance.md). With a signal a warp waits for the one
+// chain whose x it reads and runs behind by as many rounds as its work takes.
 // Why an mbarrier and not a flag: an arrive releases and a wait acquires at block scope (PTX ISA,
 // mbarrier), the same ordering as a flag behind __threadfence_block, and compute-sanitizer's
-// racecheck follows mbarriers (it reports a volatile flag's readers as hazards, about 10^6 of
-// them). sm_80 and later; elsewhere chain_signals is false and the chains keep the team barrier.
+// racecheck follows mbarriers (it reports a volatile flag's readers as hazards). sm_80 and
+// later; elsewhere chain_signals is false and the chains keep the team barrier.
 #ifndef EXKOKKOS_CHAINSIGNAL_IMPL_HPP
 #define EXKOKKOS_CHAINSIGNAL_IMPL_HPP
 

@@ -13,8 +13,8 @@
 //
 // The int8 slices' diagonal GEMMs (ExKokkos_OzakiInt8Slices_impl.hpp): cublasGemmEx with int8
 // operands, int32 results and CUBLAS_COMPUTE_32I (integer sums, exact while no partial sum
-// overflows int32, which the plan guarantees), "T" "N" (10 times the rate of "N" "N" on an
-// H100), operands 16-byte aligned.
+// overflows int32, which the plan guarantees), "T" "N" (the layout cuBLAS runs at the int8
+// tensor cores' rate; "N" "N" is far slower), operands 16-byte aligned.
 //
 // Only when ExKokkos was configured with cuBLAS (EXKOKKOS_HAVE_CUBLAS: Kokkos with CUDA and the
 // toolkit's cuBLAS found, ExKokkos_ENABLE_CUBLAS on).

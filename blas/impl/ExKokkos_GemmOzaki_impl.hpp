@@ -60,9 +60,9 @@
 //
 // Int8 slices (ExKokkos_OzakiInt8Slices_impl.hpp): the same with beta = 7 and digits in int8,
 // whose S + T - 1 diagonal sums int8 GEMMs form directly in int32 (exact while min(S, T) k 127^2
-// < 2^31); the finishing reads one integer per diagonal instead of summing S T products. On an
-// H100 cuBLAS' int8 GEMMs run about 23 times the FP64 rate, far more than the 2.5 to 3 times as
-// many slices cost (results/CUDA_H100.md).
+// < 2^31); the finishing reads one integer per diagonal instead of summing S T products. Where
+// int8 GEMMs run an order of magnitude faster than FP64 ones (integer tensor cores), that far
+// outweighs the 2.5 to 3 times as many slices (figures: docs/performance.md).
 #ifndef EXKOKKOS_GEMMOZAKI_IMPL_HPP
 #define EXKOKKOS_GEMMOZAKI_IMPL_HPP
 
@@ -95,7 +95,7 @@ struct OzakiPlan {
 
 // What the slices are made of. fp64: beta-bit integers in doubles, products by a double GEMM
 // (every backend). int8: 7-bit digits in int8, products by an int8 GEMM with int32 sums (the
-// integer tensor cores through cuBLAS on CUDA, 10 to 20 times the FP64 rate on an H100; a plain
+// integer tensor cores through cuBLAS on CUDA, an order of magnitude above the FP64 rate; a plain
 // Kokkos kernel elsewhere, for the tests). automatic: int8 where the execution space has an int8
 // vendor GEMM and the data allow it, else fp64.
 enum class SliceDigits : int { automatic, fp64, int8 };
@@ -110,8 +110,8 @@ struct OzakiLimits {
   // Slices of op(A) and op(B) together, in doubles (2 GiB).
   static constexpr std::int64_t max_slice_doubles = std::int64_t(1) << 28;
   // The product of the slices is computed in column blocks of C of at most this many bytes of
-  // slice products (128 MiB of doubles; 1 GiB of int8 slices' diagonal sums, which an H100's
-  // int8 GEMMs need wide: 2 blocks of 2048 columns at 4096^3).
+  // slice products (128 MiB of doubles; 1 GiB of int8 slices' diagonal sums, since int8 GEMMs
+  // need wide blocks to run at their rate: 2 blocks of 2048 columns at 4096^3).
   static constexpr std::int64_t product_block_bytes = std::int64_t(1) << 27;
   static constexpr std::int64_t int8_product_block_bytes = std::int64_t(1) << 30;
   // Marker in a line's top exponent: NaN or inf in the line. Above every exponent, so that a max
@@ -146,10 +146,10 @@ struct ColumnLines {
 // over one chunk of k, k outermost: on the host (Block = 32, chunks of 4096) the rows of
 // op(A) = A of a LayoutLeft A are then read 32 contiguous entries at a time instead of one entry
 // per cache line; on devices (Block = 1, chunks of 64) a thread per line and chunk, consecutive
-// threads reading consecutive lines. A thread per whole line left an H100 with 4096 threads for
-// a 4096 x 4096 operand, each walking 4096 dependent loads. With several chunks, the items write
-// partial results (hi: the largest e, `none` when all zero, not_finite; lo: the lowest bit) that
-// OzakiScanCombineFunctor reduces per line.
+// threads reading consecutive lines. A thread per whole line would leave a GPU with 4096 threads
+// for a 4096 x 4096 operand, each walking 4096 dependent loads. With several chunks, the items
+// write partial results (hi: the largest e, `none` when all zero, not_finite; lo: the lowest bit)
+// that OzakiScanCombineFunctor reduces per line.
 template <class Lines, class IntView, int Block>
 struct OzakiScanFunctor {
   static constexpr int none = -100000;
@@ -468,9 +468,9 @@ struct Fp64Diagonals {
 // most 8 exact doubles (carried_slots, packed_slots), which finishes nearly every element without a
 // long accumulator; it marks in refused(o) the elements it leaves. ExactTag: those elements
 // (near-ties, more than fast_diagonals diagonals, scales near the ends of the range, exact zeros)
-// summed in a long accumulator. On the H100 one kernel doing both took 0.46 ms per 4096 x 455 block
-// of C (2026-11-25; the long accumulator's registers and local memory in every thread), 4.6 ms of
-// the 29 ms of a 4096^3 exgemm; the slots kernel alone 0.18 ms. An element whose slice products are
+// summed in a long accumulator. Two launches, because one kernel doing both gives every thread the
+// long accumulator's registers and local memory, which makes the common case more than twice
+// as slow (figures: docs/performance.md). An element whose slice products are
 // all zero has S_ij = 0 exactly; its IEEE sign (-0 only when every product a_ik b_kj is -0, as the
 // other schedules give it) comes from a scan of its row and column that stops at the first
 // product that is not -0.
@@ -538,9 +538,9 @@ struct OzakiFinishFunctor {
   // 2^beta / (2^beta - 1) < 2^53: an exact integer in int64 and in double, and the slot
   // v 2^(scale - last beta) an exact double (a normal power of two, checked). The slots overlap
   // and carry their own signs: round_terms_fast sums any exact doubles (its VecSum passes are
-  // error-free) and certifies the rounding or refuses. No carries and no array of limbs: with
-  // the carried slots' 43-limb array in local memory this kernel took 3.2 ms for a 4096^2 C on
-  // an H100 (2026-11-25), the int8 GEMMs 6.3.
+  // error-free) and certifies the rounding or refuses. No carries and no array of limbs: the
+  // carried slots' 43-limb array would live in local memory and make this kernel cost half as
+  // much as the int8 GEMMs themselves.
   KOKKOS_INLINE_FUNCTION int packed_per_slot() const {
     return (52 - Diagonals::sum_bits) / bits + 1;
   }
@@ -587,7 +587,8 @@ struct OzakiFinishFunctor {
     const std::int64_t radix = std::int64_t(1) << bits;
     // limb = (limb >> beta) 2^beta + (limb & (2^beta - 1)) for negative limbs too: >> is the
     // arithmetic shift (floor division by 2^beta; C++20 says so, and GCC, Clang and NVCC
-    // before it). A 64-bit division by the radix here cost the H100 kernel 5x its memory time.
+    // before it). A 64-bit division by the radix here would cost the kernel several times its
+    // memory time.
     auto carry_up = [&]() {
       for (int g = G; g > 0; --g) {
         limb[g - 1] += limb[g] >> bits;
@@ -779,16 +780,16 @@ void finish_ozaki_block(
   Kokkos::parallel_reduce("ExKokkos::exgemm ozaki sum",
                           Kokkos::RangePolicy<ExecSpace, typename F::SlotsTag>(space, 0, m * w), f,
                           left);
-  // Usually none is left (uniform data at 4096^3): the exact launch, whose threads each hold a
-  // long accumulator (255 registers on an H100), took 0.36 ms for a 4096^2 block only to find
-  // that out.
+  // Usually none is left (e.g. uniform data): the exact launch, whose threads each hold a long
+  // accumulator (every register a thread can have), would cost a full pass only to find that
+  // out.
   if (left > 0)
     Kokkos::parallel_for("ExKokkos::exgemm ozaki sum (refused)",
                          Kokkos::RangePolicy<ExecSpace, typename F::ExactTag>(space, 0, m * w), f);
 }
 
 // Column blocks of C: as wide as P's budget allows, of equal widths (an int8 GEMM of a narrow
-// last block would leave most of an H100 idle).
+// last block would leave most of a GPU idle).
 inline std::int64_t ozaki_block_width(std::int64_t n, std::int64_t bytes_per_column,
                                       std::int64_t budget_bytes) {
   const std::int64_t widest = std::max<std::int64_t>(1, budget_bytes / bytes_per_column);
@@ -909,15 +910,15 @@ void launch_gemm_ozaki(const ExecSpace& space,
 }
 
 // The cost model of Schedule::automatic (host execution spaces with Kokkos Kernels; CUDA with
-// cuBLAS below), in seconds, fitted to perf_tests/bench_blas3 on the 2-core development machine
-// (OpenMP, 2 threads, OpenBLAS behind KokkosBlas::gemm; 2026-11-23; the machine was shared, timings
-// vary by 2x at n = 256): the other schedules cost about exact_per_term per term of the m n k; the
+// cuBLAS below), in seconds, fitted to perf_tests/bench_blas3 on a 2-core CPU (OpenMP, 2 threads,
+// OpenBLAS behind KokkosBlas::gemm; docs/performance.md): the other schedules cost about
+// exact_per_term per term of the m n k; the
 // Ozaki path a fixed overhead, S T GEMMs at gemm_flops_per_s (less when the smallest extent of the
 // slice GEMM is below 256), the scan and split per slice of each entry of A and B, and the exact
 // sum and rounding of each element of C. It is taken only when predicted below margin times the
 // other: near the break-even (n around 256 for uniform data) either path is as good. On CUDA with
-// cuBLAS (OzakiCostModel::cuda()) the same terms, fitted to perf_tests/bench_cuda_blas3 on the H100
-// (2026-11-25): the tiles schedule, and cublasDgemm on slices.
+// cuBLAS (OzakiCostModel::cuda()) the same terms, fitted to perf_tests/bench_cuda_blas3 on an
+// H100 (docs/performance.md): the tiles schedule, and cublasDgemm on slices.
 struct OzakiCostModel {
   double exact_per_term = 2.7e-9;
   double fixed = 2e-3;

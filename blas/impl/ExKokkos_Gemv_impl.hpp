@@ -145,9 +145,9 @@ struct RoundsCompensated<GemvFinish<YView>>
 // Outputs with more terms than this skip the compensated try: its margin grows with the square of
 // the number of terms and refuses beyond 2^20 error terms (two per product, and the lanes' fold).
 constexpr std::int64_t compensated_max_inner = std::int64_t(1) << 18;
-// output_lanes tries only up to 2^14 terms: on the 256 x 65536 "N" benchmark (8 blocks of 32
-// outputs) the try made exgemv slower, 40 -> 49..56 ms (2-core AVX-512 EPYC under load,
-// 2026-11-24, not yet understood), while 4096 and 256 terms gained 28.6 -> 15.2 and 32.5 -> 14.7.
+// output_lanes tries only up to 2^14 terms: with few blocks of very long outputs (256 x 65536
+// "N": 8 blocks of 32 outputs) the try made exgemv slower, for reasons not understood, while
+// shorter outputs gain about 2x (figures: docs/performance.md).
 constexpr std::int64_t output_lanes_compensated_max_inner = std::int64_t(1) << 14;
 
 // A Finish that keeps exact sums (extrsv's) has no rounding from slots.
@@ -219,8 +219,7 @@ struct OutputLanesFunctor {
   // The compensated try for a block: the W outputs' sums side by side (CompensatedLanes), in
   // windows of 8 columns. Writes the block only if every output's rounding is certified (the
   // exact path reads y for all of them). No prefetch hints here, unlike accumulate: with the
-  // cheaper arithmetic they no longer paid (exgemv "N" 4096^2 on the 2-core AVX-512 EPYC, under
-  // load, 2026-11-24: 16.7 and 19.8 ms with them, 16.1 and 15.4 ms without).
+  // cheaper arithmetic they do not pay (docs/performance.md).
   template <bool Full>
   KOKKOS_INLINE_FUNCTION bool compensated(std::int64_t r0, int count) const {
     constexpr int window = 8;
@@ -413,8 +412,8 @@ struct TeamPerOutputFunctor {
 // registers), the team merges the C sums of each output (CompensatedSum::merge) and rounds
 // RN(alpha S_i + beta y_i) where round_compensated_scaled certifies it: the bits of the exact
 // path. Only a block with a refused output clears its accumulators and walks the terms of its
-// refused outputs again, exactly. H100, 2026-11-24: the exact walk alone took 2.4x cuBLAS'
-// dgemv at 16384 x 16384 (clearing 33 KiB of accumulators a block, rounding between barriers).
+// refused outputs again, exactly. The exact walk alone clears 33 KiB of accumulators a block
+// and rounds between barriers, which costs more than the terms.
 template <class ExecSpace, class Op, class XView, class Finish, int N, bool EarlyExit>
 struct OutputBlockFunctor {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 3>>;
@@ -472,8 +471,8 @@ struct OutputBlockFunctor {
     team.team_barrier();
     // Output j's threads: t = j + q R (outputs_fast) or j C + q, for q < C. Their sums are merged
     // in two rounds, groups of G consecutive q in parallel, then the groups' sums by one thread:
-    // a chain of C - 1 merges on one thread cost more than the terms when a team takes one
-    // output of few terms (H100, 4096 x 4096 "T", 256 threads an output: 0.16 ms against 0.08).
+    // a chain of C - 1 merges on one thread costs more than the terms when a team takes one
+    // output of few terms.
     // Any tree of merges keeps CompensatedSum's margin (CompensatedSum::merge).
     const auto thread = [&](int j, int q) { return outputs_fast ? j + q * R : j * C + q; };
     const auto load = [&](int u) {
@@ -573,21 +572,19 @@ struct GemvConfig {
 // output_block's outputs per team, R (C = t / R threads per output). Neighbouring threads take
 // neighbouring outputs when op(A)'s rows are not contiguous: up to a warp's 32 (one coalesced
 // load of a column), else a warp per output (t / 32 outputs). With few outputs that leaves a GPU
-// with too few teams: H100, 2026-11-24, teams of 256 and at most 3 a multiprocessor (396 at
-// once), 16384 outputs "N" made 512 teams (1.3 waves, 2.14x cuBLAS' dgemv), 4096 outputs 128
-// (5.3x), and "T" on a 65536 x 4096 matrix 512 (2.3x). So R is halved, for teams of a multiple of
+// with too few teams (with teams of 256 and 3 a multiprocessor, 16384 outputs "N" make about
+// one wave, 4096 outputs a fraction of one). So R is halved, for teams of a multiple of
 // 32 threads, until the launch has about 2 concurrency / t teams (five waves there), down to 4
 // neighbouring outputs (32 bytes: a whole memory sector still) or to one output per team (its
 // terms then strided over several warps). Nor below min_terms_per_thread terms a thread (inner R /
 // t): the merge of an output's t / R thread sums costs two rounds and their barriers whatever the
-// terms, and 4096 x 4096 "T" with one output a team (16 terms a thread) took 0.108 ms against
-// 0.078 ms with 8 (H100, 2026-11-25), while 4096 x 4096 "N" at 64 terms a thread gained. And
+// terms (4096 x 4096 "T" with one output a team, 16 terms a thread, is slower than with 8
+// outputs a team, while "N" at 64 terms a thread gains). And
 // from 8 neighbouring outputs (64-byte pieces of a column) down to 4 (32 bytes) only when the
 // launch would have fewer than half the wanted teams: a warp's load then touches twice as many
-// pieces of half the size, and at 16384 x 16384 "N" 8 outputs a team (2048 teams, 5.2 waves)
-// took 1.034 ms against 1.084-1.104 ms with 4 (4096 teams; cuBLAS 0.741 ms; H100, 2026-11-25,
-// teams of 256), while the wide 4096 x 65536 "N" still needs 4 (1.43 ms against 1.75 with 8:
-// 512 teams). The bits do not depend on R.
+// pieces of half the size: 16384 x 16384 "N" is faster with 8 outputs a team (2048 teams, 5.2
+// waves) than with 4, while the wide 4096 x 65536 "N" needs 4 (with 8, 512 teams). Figures:
+// docs/performance.md. The bits do not depend on R.
 template <class ExecSpace, class Op>
 int output_block_outputs_per_team(const ExecSpace& space, const Op& op, int t) {
   constexpr std::int64_t min_terms_per_thread = 64;

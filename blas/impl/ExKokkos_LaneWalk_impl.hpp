@@ -81,9 +81,7 @@ KOKKOS_INLINE_FUNCTION void add_block_or_terms(const Terms& terms, std::int64_t 
 }
 
 // Lanes per CPU thread: four AVX-512 registers per slot, enough independent TwoSum
-// chains to hide their latency. Measured on 2-core AVX-512 EPYC, exdot 2^24, when every block
-// was still checked on its own (2026-11-22; the window forms have since made each size faster):
-// 8 lanes 49 ms, 16 lanes 26 ms, 32 lanes 19 ms, 64 lanes 18 ms.
+// chains to hide their latency; 64 lanes gain little more (figures: docs/performance.md).
 constexpr int host_lanes = 32;
 
 // Adds terms [first, last) to lanes, or, for the tail and blocks the lanes refuse, to scalar;
@@ -132,8 +130,8 @@ KOKKOS_INLINE_FUNCTION void accumulate_with_lanes_to_slots(const Terms& terms, s
 // How a GPU thread walks its share of a team's range: elements first + k * stride (neighbouring
 // threads read neighbouring elements: coalesced), one scalar expansion. The loads of `ahead`
 // elements are issued before any of them is added, so that each thread keeps several loads in
-// flight while its expansion's dependent TwoSum chain runs: without this a thread waited for every
-// load in turn, and the walk ran at a quarter of the memory's rate (H100, exdot 2^27, 2026-11-23).
+// flight while its expansion's dependent TwoSum chain runs: otherwise a thread waits for every
+// load in turn, and the walk runs at a fraction of the memory's rate.
 //
 // The blocks index their arrays with constants only (fold expressions), which keeps them in
 // registers: nvcc left a loop over the arrays rolled and put them on the stack.

@@ -1,7 +1,6 @@
 // The Ozaki schedule with int8 slices (ExKokkos_GemmOzaki_impl.hpp describes the method): 7-bit
-// digits, |d| <= 127, so that an int8 x int8 GEMM with int32 sums (cuBLAS' integer tensor cores:
-// 1200 to 1650 TOPS on an H100 against 51 TFLOP/s for cublasDgemm, results/CUDA_H100.md) computes
-// the slice products exactly.
+// digits, |d| <= 127, so that an int8 x int8 GEMM with int32 sums (cuBLAS' integer tensor cores,
+// many times the FP64 rate; figures: docs/performance.md) computes the slice products exactly.
 //
 // Why int32 sums are exact. Every product of two digits has magnitude <= 127^2 < 2^14. The
 // GEMMs below sum whole diagonals: for s + t = g, the products d_s(a_ik) d_t(b_kj) over every k and
@@ -18,7 +17,7 @@
 // B8 holds op(B)'s column j in reversed slice order: B8((T - 1 - t) kp + k, j) = d_t(b_kj). For
 // the diagonal g, s runs over [s0, s1] and t = g - s, so the rows s0 kp .. (s1 + 1) kp of A8 and
 // the rows (T - 1 - g + s0) kp .. of B8 line up slice with slice: Q_g = A8(rows)^T B8(rows), one
-// "T" "N" GEMM (the layout that runs at the int8 rate; "N" "N" is 10 times slower on an H100).
+// "T" "N" GEMM (the layout that runs at the int8 rate; "N" "N" is far slower).
 // S + T - 1 GEMMs instead of S T, and the finishing reads one int32 per diagonal.
 #ifndef EXKOKKOS_OZAKIINT8SLICES_IMPL_HPP
 #define EXKOKKOS_OZAKIINT8SLICES_IMPL_HPP

@@ -1,11 +1,10 @@
 // The first launch of extrsv's certified rows (ExKokkos_TrsvCertifiedRows_impl.hpp): the rows of
 // a diagonal block solved in chains of W rows within one warp, x broadcast by shuffles.
 //
-// Why: the rounds of four rows a thread with a block barrier each cost about 925 cycles a row on
-// an H100 (the division and the certificate on the path from row to row, a barrier per four
-// rows). Measured in a standalone kernel (results/CUDA_H100.md, "a warp's chain measured"): a
-// warp's chain of 32 rows costs about 180 cycles a row once the division and the certificate are
-// off the path from row to row, and a block of 1024 rows about 350 with the updates below.
+// Why: rounds of four rows a thread with a block barrier each put the division, the certificate
+// and a barrier per four rows on the path from row to row. A warp's chain of 32 rows takes the
+// division and the certificate off that path and needs no barrier, which makes a row several
+// times cheaper, the updates below included (cycle counts: docs/performance.md).
 //
 //   - rows are owned strided: row = t + team_size m (m < M): the W lanes of a warp own W
 //     consecutive rows, so the loads of a column of a column-major T are coalesced; sub-block s
@@ -30,8 +29,7 @@
 //     solving warp signals each chain (ExKokkos_ChainSignal_impl.hpp) and a warp waits for the
 //     signal of the one chain it reads, running as many rounds behind as its updates take; the
 //     next chain waits for nobody's updates but its own warp's. With a team barrier a round
-//     (elsewhere) it waited for the slowest warp: extrsv took 4.24-4.39 ms with the barrier and
-//     3.94-4.04 with the signals at n = 16384 on an H100 (results/CUDA_H100.md, session 21).
+//     (elsewhere) it waits for the slowest warp.
 // W is 32 on CUDA for teams of whole warps, else 1 (a chain of one row, x published by the
 // barrier): the same code, so the CPU tests run it. x is the definition's bits either way.
 #ifndef EXKOKKOS_TRSVCERTIFIEDCHAIN_IMPL_HPP
@@ -77,7 +75,7 @@ struct CertifiedChainDiagonalBlock {
   // x of each row of the block; two chains' staged entries; a chain's stop (the row it stopped
   // at, or rows), written by the chain only and read by the others after the round's barrier or
   // the chain's signal (with one slot for all, a later chain could set it while a warp still
-  // reads it for an earlier round: racecheck saw it once warps ran rounds apart); a chain's
+  // reads it for an earlier round, once warps run rounds apart: a race); a chain's
   // signal.
   static constexpr int staged = 2 * W * W + W;  // doubles a chain's entries take (stage_chain)
   static std::size_t scratch_size(std::int64_t rows) {
@@ -156,8 +154,8 @@ struct CertifiedChainDiagonalBlock {
   }
 
   // The thread's rows' sums: the panel's parts merged, and b. Part by part for all the rows at
-  // once, four parts' loads in flight (a row's parts one after another waited on a load each:
-  // the chains' start took about a tenth of the block's launch on an H100 at n = 16384).
+  // once, four parts' loads in flight (a row's parts one after another would wait on a load
+  // each, and the chains' start would take a tenth of the block's launch).
   // Merging in order of parts, the same tree as merged_parts: CompensatedSum's margin holds for
   // any tree anyway. Rows past the block read the last row's parts and are cleared after.
   KOKKOS_INLINE_FUNCTION void start_sums(CompensatedSum (&sum)[M], int t, int T) const {
@@ -186,9 +184,9 @@ struct CertifiedChainDiagonalBlock {
 
   // The entries that round s's updates read (sub-block s's columns, the rows below sub-block
   // s + 1), asked into the L2 cache a round ahead, a cache line (16 rows of a column-major T) a
-  // thread at a time: the updating warps' loads of them came from memory (long scoreboard stalls
-  // in ncu), and a warp late with its updates is late for the next chain it solves (with a
-  // barrier a round, for every next chain). Also chain s + 1's own entries (its lower triangle,
+  // thread at a time: otherwise the updating warps' loads of them come from memory (long
+  // scoreboard stalls), and a warp late with its updates is late for the next chain it solves (with
+  // a barrier a round, for every next chain). Also chain s + 1's own entries (its lower triangle,
   // within the block): with the entries before it, which are among the former, stage_chain loads
   // them at the end of the same round (round s - 1), after the warp's updates. A hint on CUDA
   // only (with chains of one row the loop would be wasted work on the host).
@@ -215,11 +213,10 @@ struct CertifiedChainDiagonalBlock {
   // What a lane's chain reads of T, staged in team scratch by its warp two rounds ahead (at the
   // end of its work in the round before the one before it solves): the row's entries in the
   // chain's own columns (k < lane), in the sub-block before it (added just before the chain), and
-  // its diagonal, at stage[(c mod 2) staged + ...], lane-contiguous. They were registers loaded a
-  // whole cycle of rounds ahead (the block's entries lie beyond the L2 cache: the solver waited on
-  // memory twice a round, 573 -> about 500 cycles a row at n = 16384 on an H100), which took 130
-  // of the 255 registers for the whole loop, and left nothing for the next block's panel in the
-  // same kernel (CertifiedChainWithPanel: 1.3 KB of spills).
+  // its diagonal, at stage[(c mod 2) staged + ...], lane-contiguous. The block's entries lie
+  // beyond the L2 cache, so they must be loaded ahead; held in registers a whole cycle of rounds
+  // ahead they would take half of the 255 registers for the whole loop and leave nothing for the
+  // next block's panel in the same kernel (CertifiedChainWithPanel), which would spill.
   KOKKOS_INLINE_FUNCTION void stage_chain(double* stage, int c, int lane) const {
     const std::int64_t i = std::int64_t(W) * c + lane, q = p + i;
     const bool active = i < rows;
@@ -289,10 +286,10 @@ struct CertifiedChainDiagonalBlock {
     const double d = chain_stage[2 * W * W + lane];  // (1 for a unit diagonal: then x = r)
     const double y = 1.0 / d;                        // (ahead of the chain)
     double x = 0.0;
-    // Unrolled by four, not whole: the whole loop's 32 copies of the step were 504 shuffles and a
-    // branch around each lane's update (BSSY / BSYNC); four copies a pass keep 32 shuffles, and
-    // the update, computed by every lane and kept by a select where lane > k, has no branch. One
-    // block's chains took about 5% less on an H100 (results/CUDA_H100.md, session 21).
+    // Unrolled by four, not whole: the whole loop's 32 copies of the step compile to 504 shuffles
+    // and a branch around each lane's update (BSSY / BSYNC); four copies a pass keep 32 shuffles,
+    // and the update, computed by every lane and kept by a select where lane > k, has no
+    // branch.
     EXKOKKOS_DEVICE_UNROLL_BY(4)
     for (int k = 0; k < W; ++k) {
       // Every lane forms its quotient and lane k's is broadcast: no divergent branch before the

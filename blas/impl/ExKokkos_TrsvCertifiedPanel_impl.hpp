@@ -15,7 +15,7 @@
 // certified rounding either gives RN of the exact sum or refuses.
 //
 // The parts are kept as separate arrays (s, c, magnitude, terms), read and written one coalesced
-// field at a time: a View of CompensatedSum was written byte by byte by nvcc (2026-11-25, H100).
+// field at a time: nvcc writes a View of CompensatedSum byte by byte.
 #ifndef EXKOKKOS_TRSVCERTIFIEDPANEL_IMPL_HPP
 #define EXKOKKOS_TRSVCERTIFIEDPANEL_IMPL_HPP
 
@@ -71,8 +71,7 @@ constexpr int certified_panel_team_size() {
 // of team_size threads. The panel beside the chains (CertifiedChainWithPanel) has time to spare
 // and takes 64 columns a thread (fewer parts for the panel between blocks to merge); the small
 // one between two blocks is on the solve's path and takes 8, one round of loads a thread (with
-// 64: 28 us of a block's 280 at n = 16384 on an H100, each thread waiting on eight rounds of
-// loads).
+// 64 each thread would wait on eight rounds of loads, a tenth of the block's time).
 template <class ExecSpace>
 CertifiedPanelShape certified_panel_shape(const ExecSpace& space, std::int64_t columns,
                                           std::int64_t rows,

@@ -1,8 +1,9 @@
 // extrsv's diagonal block with certified rows: the devices' default for doubles.
 //
 // The team diagonal block (TeamDiagonalBlockFunctor) pays, for every row, a chain of clearing a
-// team accumulator, a barrier, reducing it and rounding it on one thread: about 12 us a row on
-// an H100 (200 ms for n = 16384, 173 times cublasDtrsv). Here the rows wait for nothing but x:
+// team accumulator, a barrier, reducing it and rounding it on one thread, rows one after the
+// other: two orders of magnitude slower than an ordinary trsv. Here the rows wait for nothing
+// but x:
 //   - the panel (columns before the block) gives each row a compensated sum instead of an exact
 //     one (Dot2 of Ogita, Rump and Oishi; CompensatedSum, whose margin holds for any order of
 //     additions and merges), in parts (ExKokkos_TrsvCertifiedPanel_impl.hpp) merged here;
@@ -200,8 +201,8 @@ struct CertifiedRowsResume {
 // The first launch of a diagonal block with the next block's panel over the columns before this
 // block beside it: team 0 solves the block's chains, teams 1 .. the panel's (its parts in the other
 // of two workspaces). Neither needs the other's results: the panel's columns were solved before
-// this launch. The panel's 0.6 ms at n = 16384 on an H100 (memory-bound, every multiprocessor)
-// left the path of the solve, which then runs on one multiprocessor; only the previous block's
+// this launch. The panel (memory-bound, on every multiprocessor) thus leaves the path of the
+// solve, which runs on one multiprocessor; only the previous block's
 // own columns are left to a small panel after it. Both parts share the chain's launch bounds (one
 // team a multiprocessor, 255 registers), which the streaming panel does not need but does not
 // mind (eight loads in flight a thread).

@@ -146,11 +146,11 @@ struct DiagonalBlockFunctor {
 };
 
 // The diagonal block on a team: what DiagonalBlockFunctor does on one thread, which on a GPU
-// kept a whole block's rows on one thread (with a long accumulator per row in local memory) and
-// ran 762 times slower than cuBLAS. Row by row, in order, each row exactly on the team from the
-// block's first column with the panel's exact sum ws(i) (TeamExactRow), as DiagonalBlockFunctor
-// does: the same bits. The team barrier after each row publishes x_q (a global write) to the
-// threads that read it in the next rows. One team: no team ever waits on another.
+// keeps a whole block's rows on one thread (with a long accumulator per row in local memory),
+// hundreds of times slower than an ordinary trsv. Row by row, in order, each row exactly on the
+// team from the block's first column with the panel's exact sum ws(i) (TeamExactRow), as
+// DiagonalBlockFunctor does: the same bits. The team barrier after each row publishes x_q (a global
+// write) to the threads that read it in the next rows. One team: no team ever waits on another.
 //
 // Launch bounds: the team runs alone on one multiprocessor, so occupancy does not matter; the
 // bounds let a 256-thread team launch whatever the registers of the rounding path, and leave that

@@ -1,5 +1,6 @@
 // Default tuning per execution space, and the resolution of ExKokkos::Options into a launch
-// configuration. Defaults were chosen by measurement (perf_tests/); none of them changes a result.
+// configuration. Defaults were chosen by measurement (perf_tests/; figures: docs/performance.md,
+// "Tuning measurements"); none of them changes a result.
 #ifndef EXKOKKOS_TUNING_IMPL_HPP
 #define EXKOKKOS_TUNING_IMPL_HPP
 
@@ -53,9 +54,8 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   LaunchConfig c;
   const bool host = is_host_space<ExecSpace>();
   const int concurrency = compat::concurrency(space);
-  // Host defaults measured with perf_tests/bench_level1 (2-core AMD EPYC, AVX-512, 2026-11-22):
-  // sums are fastest with 2 slots (the rare leftovers go to the accumulator), dot products need a
-  // third slot for the TwoProd errors.
+  // Host defaults (perf_tests/bench_level1): sums are fastest with 2 slots (the rare leftovers go
+  // to the accumulator), dot products need a third slot for the TwoProd errors.
   const int host_default = deposits_per_element > 1 ? 3 : 2;
   c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
   check_option(
@@ -96,16 +96,14 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
 }
 
 // The options of a level-1 reduction (exsum, exasum, exdot, exnrm2) with its own device
-// defaults filled in, measured with perf_tests/bench_cuda_level1 (H100, n = 2^27, 2026-11-24):
-//  - 8 slots per expansion: exdot's uniform data take 0.849 ms against 0.845 ms with the seeds'
-//    4 (within the runs' spread), lognormal data 1.58 ms against 2.09 ms (with 4 slots their
-//    errors spill into the team accumulators' shared-memory atomics); exsum 0.51 / 0.63 ms
-//    against 0.51 / 0.70 ms. Full-range data lose: 3.68 against 3.36 ms (every term spills
-//    either way, and the longer cascades come first). 2 slots: 1.32 ms on uniform exdot.
+// defaults filled in (perf_tests/bench_cuda_level1; figures: docs/performance.md):
+//  - 8 slots per expansion: uniform data cost the same as with 4, while with 4 slots lognormal
+//    data's errors spill into the team accumulators' shared-memory atomics. Data spread over the
+//    full exponent range lose a little (every term spills either way, and the longer cascades
+//    come first); 2 slots are much slower even on uniform data.
 //  - one wave of teams: as many as the kernel's launch bounds let the multiprocessors hold at
-//    once (3 teams of 256 threads each): 0.812 ms against 0.845 ms with concurrency / 256 teams
-//    (2.7 waves, the last one partly idle). Accumulators per team (1, 4, 8) and team sizes 128
-//    and 256 moved it by 1% at most.
+//    once (3 or 4 teams of 256 threads each), rather than concurrency / 256 teams, whose last
+//    wave is partly idle. Accumulators per team and team sizes of 128 or 256 matter little.
 //  - how many teams a multiprocessor holds: reduction_teams_per_multiprocessor below.
 // (The largest team on devices, the launch bounds', is resolve_reduction_config's check.)
 template <class ExecSpace>
@@ -126,10 +124,8 @@ Options with_level1_defaults(const ExecSpace& space, Options o, int teams_per_mu
 // (exsum, exasum) and of product-like ones (exdot, exnrm2): the launch bounds of its kernel, and
 // the one wave of teams with_level1_defaults launches. A sum's loop keeps its expansion of 8
 // slots and four loads in flight within 64 registers, so four teams (32 warps) hide more of the
-// memory latency: H100, n = 2^27, 2026-11-25, exsum 0.439 ms against 0.468 ms with three
-// (cublasDasum 0.401 ms), exasum 0.443 against 0.473. Products lose with the 64-register cap:
-// exdot 0.835 against 0.812 ms on uniform data (cublasDdot 0.742 ms), although its lognormal data
-// (1.33 against 1.41 ms) and exnrm2 (0.625 against 0.670 ms) gain; they keep three teams.
+// memory latency. Products lose on uniform data under the 64-register cap (although lognormal
+// data and exnrm2 gain), so they keep three teams (figures: docs/performance.md).
 constexpr int reduction_teams_per_multiprocessor(bool is_product) {
   return is_product ? 3 : 4;
 }

@@ -1,5 +1,5 @@
 // Correct rounding of a long accumulator to the nearest double or float (ties to even), in integer
-// arithmetic only, following the steps of DESIGN.md ("Rounding the accumulator, done right"):
+// arithmetic only, following the steps of docs/design.md ("One correct rounding"):
 //   1. normalize (done by the caller), 2. take the magnitude, 3. find the most significant bit,
 //   4. read the kept bits, the guard bit and the sticky bit across digit boundaries,
 //   5. round to nearest even, 6. compose the result, or +-inf beyond the format's range.

@@ -32,9 +32,8 @@ struct LuStaging {
 // the row-major order (t threads), so consecutive threads take consecutive entries of a row,
 // coalesced for LayoutRight batches. Each thread steps its (row, column) by addition: the division
 // and remainder by n of every entry's index (a TeamThreadRange over m n entries) cost about 40
-// instructions an entry on the H100, 6% of the whole 32 x 32 factorization. An H200 (where this
-// kernel runs within 0.5% of its H100 times), 2026-11-26, batched exgetf2 of 2^26 entries: n = 8:
-// 5.71 -> 5.13 ms, 16: 3.95 -> 3.57, 32: 3.47 -> 3.21, 64: 6.48 -> 6.26.
+// instructions an entry on a GPU, a noticeable share of a small factorization (figures:
+// docs/performance.md).
 template <class Member, class From, class To>
 KOKKOS_INLINE_FUNCTION void copy_matrix(const Member& team, const From& from, const To& to) {
   const int m = static_cast<int>(from.extent(0)), n = static_cast<int>(from.extent(1));

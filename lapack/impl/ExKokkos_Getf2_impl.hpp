@@ -42,15 +42,15 @@ KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AVie
                                                                       int count) {
   using T = typename AView::non_const_value_type;
   if constexpr (std::is_same<T, double>::value) {
-    // The sum started at a_ij: head a_ij, no error term. add(a_ij) on an empty sum spent a TwoSum
-    // (six additions) on 0 + a_ij, whose error is zero; the head is the same (a -0 becomes +0
-    // there, and a zero sum is refused either way), so are the bits.
+    // The sum starts at a_ij: head a_ij, no error term. add(a_ij) on an empty sum would spend a
+    // TwoSum (six additions) on 0 + a_ij, whose error is zero; the head is the same (a -0 becomes
+    // +0 there, and a zero sum is refused either way), so are the bits.
     CompensatedSum c(A(i, j), 0.0, compat::fabs(A(i, j)), 0);
     if (count > 0) {
       // The terms' factors walked by pointer, four terms' loads issued together: the view's
-      // index arithmetic (a 64-bit multiply-add per index and stride, any layout) cost more
-      // instructions per term than the term's 11 flops on the H100 (ncu, 2026-11-24). Same
-      // products, same order, so the same bits.
+      // index arithmetic (a 64-bit multiply-add per index and stride, any layout) costs more
+      // instructions per term than the term's 11 flops on a GPU. Same products, same order, so
+      // the same bits.
       const double* a = &A(i, 0);
       const double* b = &A(0, j);
       const std::ptrdiff_t sa = static_cast<std::ptrdiff_t>(A.stride(1)),
@@ -174,10 +174,9 @@ KOKKOS_INLINE_FUNCTION void lu_update_chunks_in_lanes(const AView& A, int fixed,
 
 // Eight lanes (one AVX-512 vector per slot) for short ranges; from 16 entries on, sixteen: two
 // independent vectors per slot hide part of the TwoSum latency that binds eight lanes, and the
-// fma units take part of the additions (ExpansionLanes::adds_on_fma_units). Batched exgetf2 on
-// the 2-core AVX-512 EPYC (OpenMP, 2026-11-24, perf_tests/bench_lapack): 32x32 29.0 -> 27.5 ms,
-// 64x64 42.1 -> 36.5 ms, 128x128 74.1 -> 57.0 ms, 8x8 and 16x16 unchanged; from 32 entries on
-// (or 64), 42.1 -> 38.3 (42.1) ms at 64x64; 32 lanes for 32 or more entries gained nothing more.
+// fma units take part of the additions (ExpansionLanes::adds_on_fma_units). Sixteen from 16
+// entries gains more than from 32 or 64 entries on; 32 lanes gain nothing more (figures:
+// docs/performance.md).
 template <int N, bool Column, class AView>
 KOKKOS_INLINE_FUNCTION void lu_update_range_in_lanes(const AView& A, int fixed, int first, int last,
                                                      int terms) {
@@ -260,10 +259,8 @@ KOKKOS_INLINE_FUNCTION int sequential_pivot(const AView& A, int j) {
 // by every thread on its own (the column is final after the step's barrier, so all find the same
 // row); team_getf2's barrier before a swap keeps the swap from overwriting row j under a thread
 // still reading it. Kokkos' team reductions cost about 170 instructions a step, with warp
-// synchronization and integer divisions by the team size, more than a scan of 32 entries. H100,
-// 2026-11-26, batched exgetf2 of 2^26 entries (experiment driver, beside cublasDgetrfBatched), two
-// reductions -> the scan and a barrier for the last 32 rows: n = 8: 8.64 -> 6.33 ms, 16: 5.18 ->
-// 4.24, 32: 4.26 -> 3.68, 64: 7.44 -> 6.92. Longer columns take the sequential rule split in two
+// synchronization and integer divisions by the team size, more than a scan of 32 entries
+// (figures: docs/performance.md). Longer columns take the sequential rule split in two
 // reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
 // so the team's threads share the column and every team size picks the same row.
 template <class Member, class AView>
