@@ -20,16 +20,3 @@ function(exkokkos_exact_flags target)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
   endif()
 endfunction()
-
-# exkokkos_device_call_checks(<target>)
-#
-# For ExKokkos' own tests and benchmarks in CUDA builds: a call from device code to a host-only
-# function is an error, not nvcc's warning. Such a call compiles to nothing useful on the device
-# (a batched exgetf2 kernel once returned at once, leaving every matrix unfactored, with only that
-# warning to show for it).
-function(exkokkos_device_call_checks target)
-  if(Kokkos_DEVICES MATCHES "CUDA" AND Kokkos_CXX_COMPILER_ID STREQUAL "NVIDIA")
-    target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:CXX>:--Werror=cross-execution-space-call>)
-  endif()
-endfunction()

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 EXKOKKOS_BUILD_DIR="${EXKOKKOS_BUILD_DIR:-$PWD/build-demo}"
-EXKOKKOS_CMAKE_ARGS="${EXKOKKOS_CMAKE_ARGS:-} -DExKokkos_ENABLE_TESTS=OFF -DExKokkos_ENABLE_PERF_TESTS=OFF" \
+EXKOKKOS_CMAKE_ARGS="${EXKOKKOS_CMAKE_ARGS:-} -DExKokkos_ENABLE_TESTS=OFF -DExKokkos_ENABLE_PERF_TESTS=OFF \
+-DExKokkos_ENABLE_EXAMPLES=ON" \
   exkokkos_setup_and_build
 "$EXKOKKOS_BUILD_DIR/examples/exkokkos_demo" "$@"

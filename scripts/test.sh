@@ -3,12 +3,16 @@
 #   bash scripts/test.sh
 # Installs the Debian packages, builds Kokkos/Kokkos Kernels 3.4.01 once (cached), builds ExKokkos
 # and runs ctest: the unit tests, the downstream find_package(ExKokkos) project against an
-# installed copy, and a bounded fuzzing run against the MPFR oracle.
+# installed copy and against a fresh install configured with Kokkos alone, ExKokkos inside a
+# parent project, and a bounded fuzzing run against the MPFR oracle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 start=$SECONDS
-exkokkos_setup_and_build
+# The tests, benchmarks and examples default to ON only where their packages are found; CI asks
+# for them, so that a missing dependency fails the configure instead of leaving suites out.
+EXKOKKOS_CMAKE_ARGS="-DExKokkos_ENABLE_TESTS=ON -DExKokkos_ENABLE_PERF_TESTS=ON \
+-DExKokkos_ENABLE_EXAMPLES=ON ${EXKOKKOS_CMAKE_ARGS:-}" exkokkos_setup_and_build
 echo "[test.sh] set-up and build took $((SECONDS - start)) s; running ctest"
 # ctest's summary is the last thing printed: CI reads it.
 ctest --test-dir "$EXKOKKOS_BUILD_DIR" --output-on-failure -j 2 ${EXKOKKOS_CTEST_ARGS:-}
