@@ -1,6 +1,6 @@
-// Level-1 benchmarks: ExKokkos' exdot, exsum, exnrm2 and exaxpby beside their ordinary
-// counterparts in the same process: KokkosBlas::dot/nrm2/axpby, OpenBLAS' cblas_ddot, and a plain
-// Kokkos parallel_reduce. Prints the time ratios at the end; --benchmark_out=f.json
+// Level-1 benchmarks: ExKokkos' exdot, exsum, exnrm2, exaxpby and the ExactSum reducer beside their
+// ordinary counterparts in the same process: KokkosBlas::dot/nrm2/axpby, OpenBLAS' cblas_ddot, and
+// a plain Kokkos parallel_reduce. Prints the time ratios at the end; --benchmark_out=f.json
 // --benchmark_out_format=json writes JSON for perf_tests/plot_results.py.
 #include <ExKokkos.hpp>
 
@@ -158,11 +158,29 @@ int main(int argc, char** argv) {
             return s;
           },
           8);
+      // The ExactSum reducer in a user's own parallel_reduce (a deposit per element into a long
+      // accumulator, no expansion in front), beside the same reduction of doubles.
+      register_one(
+          "exact_sum_reducer", data, n,
+          [](Inputs& in) {
+            ExKokkos::LongAccumulator acc;
+            const Vector x = in.x;
+            Kokkos::parallel_reduce(
+                "exact_sum_reducer", Kokkos::RangePolicy<Space>(0, x.extent(0)),
+                KOKKOS_LAMBDA(const std::size_t i, ExKokkos::LongAccumulator& a) { a.add(x(i)); },
+                ExKokkos::ExactSum<>(acc));
+            return acc.round();
+          },
+          8);
     }
   }
-  pairs = {{"exdot", "KokkosBlas::dot"},     {"exdot", "cblas_ddot"},
-           {"exdot", "parallel_reduce_dot"}, {"exsum", "parallel_reduce_sum"},
-           {"exnrm2", "KokkosBlas::nrm2"},   {"exaxpby", "KokkosBlas::axpby"}};
+  pairs = {{"exdot", "KokkosBlas::dot"},
+           {"exdot", "cblas_ddot"},
+           {"exdot", "parallel_reduce_dot"},
+           {"exsum", "parallel_reduce_sum"},
+           {"exnrm2", "KokkosBlas::nrm2"},
+           {"exaxpby", "KokkosBlas::axpby"},
+           {"exact_sum_reducer", "parallel_reduce_sum"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

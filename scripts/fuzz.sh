@@ -15,7 +15,21 @@ CXX="${CXX:-clang++-14}" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Rele
 cmake --build "$build"
 mkdir -p "$build/corpus"
 cd "$build"
+# The fuzzer's whole output goes to a log; a run passes only when the fuzzer exited with status 0
+# and its final statistics report executed inputs, so that a fuzzer that did not start (missing
+# or unrunnable binary, failed initialization, no input run) fails instead of passing silently.
+log="$build/fuzz_long_accumulator.log"
+status=0
 ./unit_tests/fuzz/fuzz_long_accumulator -max_total_time="$seconds" -max_len=512 \
-  -print_final_stats=1 corpus 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::new_units)|ERROR|round" || true
-test -z "$(ls crash-* 2>/dev/null)" || { echo "[fuzz.sh] the fuzzer found a mismatch" >&2; exit 1; }
-echo "[fuzz.sh] fuzz_long_accumulator: ${seconds} s, no mismatch with the MPFR oracle"
+  -print_final_stats=1 corpus >"$log" 2>&1 || status=$?
+grep -E "^(Done|stat::number_of_executed_units|stat::new_units)|ERROR|round" "$log" || true
+fail() {
+  echo "[fuzz.sh] $*; the last lines of $log:" >&2
+  tail -n 20 "$log" >&2
+  exit 1
+}
+test -z "$(ls crash-* 2>/dev/null)" || fail "the fuzzer found a mismatch"
+[[ $status -eq 0 ]] || fail "fuzz_long_accumulator exited with status $status"
+runs="$(sed -n 's/^stat::number_of_executed_units: *\([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)"
+[[ -n $runs && $runs -gt 0 ]] || fail "fuzz_long_accumulator reported no executed inputs"
+echo "[fuzz.sh] fuzz_long_accumulator: ${seconds} s, ${runs} inputs, no mismatch with the MPFR oracle"

@@ -97,14 +97,28 @@ TEST(Trsv, ForwardErrorNeverWorseThanOrdinaryDouble) {
   }
 }
 
-// The ExTRSV paper's refinement claim (its Alg. 6), measured: the fraction of components equal to
-// the correctly rounded exact solution after at most three refinement steps, by condition number.
-// The goal: all of them up to 1e12.
+// The ExTRSV paper's refinement claim (its Alg. 6), measured: the fraction of components equal to the correctly rounded exact
+// solution after at most three refinement steps, by condition number, against a floor for each.
+// Up to a target of 1e12 every component must be reached (the goal). Beyond, the generator's
+// systems saturate (their Skeel condition stays about 1e16 to 1e18 whatever the target, see
+// ForwardErrorNeverWorseThanOrdinaryDouble) and three steps reach most components: with these
+// seeds all of them at 1e15 and 81 to 96.5% from 1e20 on. The floors sit below by a margin for
+// other draws of the same generator (another standard library's distributions): 95% at 1e15, and
+// 70% beyond, about half a system's components under the lowest share (a row holds five systems of
+// 40 components, and the components of one system are reached or missed together). A refinement
+// that gains nothing (the "no refinement" column, about 4% beyond 1e12) fails every one of them.
 TEST(Trsv, RefinementReachesTheCorrectlyRoundedSolution) {
   Rng rng(5);
   const Variant lower{'L', 'N', 'N'};
-  std::printf("%10s %14s %14s %10s\n", "target", "no refinement", "<= 3 steps", "max steps");
-  for (double cond : {0.0, 1e5, 1e8, 1e10, 1e12, 1e15, 1e20, 1e25, 1e30, 1e35}) {
+  struct Row {
+    double cond, floor;  // the target condition (0: random), the least share reached
+  };
+  const Row rows[] = {{0.0, 1.0},   {1e5, 1.0},  {1e8, 1.0},  {1e10, 1.0}, {1e12, 1.0},
+                      {1e15, 0.95}, {1e20, 0.7}, {1e25, 0.7}, {1e30, 0.7}, {1e35, 0.7}};
+  std::printf("%10s %14s %14s %10s %10s\n", "target", "no refinement", "<= 3 steps", "max steps",
+              "floor");
+  for (const Row& row : rows) {
+    const double cond = row.cond;
     std::size_t total = 0, plain_ok = 0, refined_ok = 0;
     int max_steps = 0;
     for (int trial = 0; trial < 5; ++trial) {
@@ -124,9 +138,9 @@ TEST(Trsv, RefinementReachesTheCorrectlyRoundedSolution) {
         refined_ok += same_bits(x3[i], exact[i]);
       }
     }
-    std::printf("%10.0e %13.1f%% %13.1f%% %10d\n", cond, 100.0 * plain_ok / total,
-                100.0 * refined_ok / total, max_steps);
-    if (cond <= 1e12) EXPECT_EQ(refined_ok, total) << "cond " << cond;
+    std::printf("%10.0e %13.1f%% %13.1f%% %10d %9.0f%%\n", cond, 100.0 * plain_ok / total,
+                100.0 * refined_ok / total, max_steps, 100.0 * row.floor);
+    EXPECT_GE(double(refined_ok), row.floor * double(total)) << "cond " << cond;
   }
 }
 

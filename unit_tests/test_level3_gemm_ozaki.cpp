@@ -16,6 +16,7 @@
 
 #include "ExKokkosTest_ExpectBits.hpp"
 #include "ExKokkosTest_GemmProblem.hpp"
+#include "ExKokkosTest_LaunchCounter.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 
 #include <gtest/gtest.h>
@@ -450,9 +451,36 @@ TEST(GemmOzaki, SameBitsAsEveryOtherSchedule) {
     }
 }
 
-// A shape where Schedule::automatic's cost model takes the Ozaki path (checked through the model
-// and the plan), against the exact dot products (output_lanes or tiles): the same
-// bits (too large for the oracle in a unit test; the other suites check those schedules).
+// The kernels an exgemm call launched, by path: the Ozaki path's plan (scan), its slices (split)
+// and its exact sums and rounding (sum), labelled so in ExKokkos_GemmOzaki_impl.hpp; and every
+// other ExKokkos kernel, those of the exact dot products (the vendor's slice GEMM launches
+// kernels of its own name, view initializations are labelled "Kokkos::View::...").
+struct Launches {
+  std::size_t scan = 0, split = 0, sum = 0, other = 0;
+  std::string list;
+};
+
+template <class T>
+std::vector<T> run_automatic(const Problem<T>& p, Launches& launched) {
+  const ExKokkosTest::LaunchCounter counter;
+  auto c = run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::automatic));
+  launched.scan = counter.count("ExKokkos::exgemm ozaki scan");
+  launched.split = counter.count("ExKokkos::exgemm ozaki split");
+  launched.sum = counter.count("ExKokkos::exgemm ozaki sum");
+  launched.other =
+      counter.count_prefix("ExKokkos::") - counter.count_prefix("ExKokkos::exgemm ozaki");
+  launched.list = counter.list();
+  return c;
+}
+
+// Schedule::automatic follows its cost model, proved by the kernels it launches, on three
+// problems: uniform data at 520^3, where the model takes the Ozaki path; 64^3, too small for even
+// one slice per operand to pay (not even scanned); and 520^3 of data spread over 600 binades, whose
+// plan (feasible: about 32 slices of 21 bits per operand, fewer than 48; int8 slices would need
+// more than 48) costs more than the exact dot products (scanned, then declined). Each gives the
+// bits of the exact dot products (output_lanes on the host, tiles on devices, where lanes are
+// refused), and the Ozaki path those of the plain slice kernel as well (too large for the oracle
+// in a unit test; the other tests check those schedules).
 TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
   Rng rng(113);
   const std::size_t n = 520;
@@ -465,17 +493,57 @@ TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
   if (!ExKokkos::Impl::has_vendor_slice_gemm<Space>())
     GTEST_SKIP() << "automatic takes the Ozaki path only with Kokkos Kernels on the host or "
                     "cuBLAS on CUDA";
+  ASSERT_TRUE(ExKokkosTest::LaunchCounter::callbacks_active<Space>())
+      << "Kokkos' tool callbacks are needed to tell which path ran";
   const auto model = ExKokkos::Impl::OzakiCostModel::for_space<Space>();
-  EXPECT_LT(model.cost(n, n, n, plan), model.margin * model.exact(n, n, n));
-  const auto automatic = run<Kokkos::LayoutLeft>(p, with_schedule(ExKokkos::Schedule::automatic));
-  // The exact dot products: output_lanes on the host, tiles on devices (lanes are host-only).
   const auto exact = ExKokkos::Impl::is_host_space<Space>() ? ExKokkos::Schedule::output_lanes
                                                             : ExKokkos::Schedule::tiles;
-  expect_bits(run<Kokkos::LayoutLeft>(p, with_schedule(exact)), automatic,
-              "automatic against the exact dot products", "C");
-  ExKokkos::OzakiPlan internal_plan;
-  expect_bits(automatic, run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::internal, internal_plan),
-              "automatic against the plain slice kernel", "C");
+  struct Case {
+    std::string name;
+    Problem<double> problem;
+    bool scans, pays;
+  };
+  const std::vector<Case> cases = {
+      {"uniform 520^3", p, true, true},
+      {"uniform 64^3",
+       make_problem<double>(64, 64, 64, false, false, 1.5, 0.5, rng, uniform_gen(), uniform_gen()),
+       false, false},
+      {"600 binades 520^3",
+       make_problem<double>(n, n, n, false, false, 1.5, 0.5, rng, binades_gen(300),
+                            binades_gen(300)),
+       true, false}};
+  for (const Case& c : cases) {
+    const auto& q = c.problem;
+    const auto m = std::int64_t(q.m), cols = std::int64_t(q.n), k = std::int64_t(q.k);
+    const auto qplan = plan_of(q, SliceDigits::automatic);
+    // The model's verdict, as exgemm reaches it: scan when one slice per operand would pay, then
+    // take the path when the plan is feasible and its cost below margin times the exact one.
+    const bool scans = model.pays(m, cols, k, 1, 1);
+    const bool takes = scans && qplan.feasible &&
+                       model.cost(m, cols, k, qplan) < model.margin * model.exact(m, cols, k);
+    ASSERT_EQ(scans, c.scans) << c.name << ": the model's verdict on one slice per operand";
+    ASSERT_EQ(takes, c.pays) << c.name << ": the model's verdict on the plan";
+    if (scans && !takes)  // declined by the cost, not refused by the plan
+      ASSERT_TRUE(qplan.feasible) << c.name << ": " << qplan.reason;
+    Launches launched;
+    const auto automatic = run_automatic(q, launched);
+    EXPECT_EQ(launched.scan > 0, scans) << c.name << ":" << launched.list;
+    if (takes) {
+      EXPECT_EQ(launched.split, 2u) << c.name << ":" << launched.list;  // A's slices, B's slices
+      EXPECT_GE(launched.sum, 1u) << c.name << ":" << launched.list;
+      EXPECT_EQ(launched.other, 0u) << c.name << ":" << launched.list;
+    } else {
+      EXPECT_EQ(launched.split + launched.sum, 0u) << c.name << ":" << launched.list;
+      EXPECT_GE(launched.other, 1u) << c.name << ":" << launched.list;
+    }
+    expect_bits(run<Kokkos::LayoutLeft>(q, with_schedule(exact)), automatic,
+                c.name + ": automatic against the exact dot products", "C");
+    if (takes) {
+      ExKokkos::OzakiPlan internal_plan;
+      expect_bits(automatic, run_ozaki<Kokkos::LayoutLeft>(q, SliceGemm::internal, internal_plan),
+                  c.name + ": automatic against the plain slice kernel", "C");
+    }
+  }
 }
 
 // The plan: slices of uniform and normal data at k = 1024 (the figures of docs/level3.md),

@@ -292,46 +292,68 @@ std::string check_case(const std::vector<T>& x, const std::vector<T>& y, const s
   return line + "\n";
 }
 
-// The bits every rank count must reproduce, written by rank 0 when $EXKOKKOS_REPRO_OUT is set.
-std::string& repro_lines() {
-  static std::string lines;
-  return lines;
-}
+// A group of cases whose bits every rank count must reproduce: computed and checked by its test,
+// and computed again by WriteBitsForRankCountComparison only where that test has not run in this
+// process (run alone, filtered or shuffled), so that the file holds every group whatever ran
+// before. The cases draw from generators of their own, so their lines do not depend on the order.
+class ReproGroup {
+ public:
+  explicit ReproGroup(std::string (*compute)()) : compute_(compute) {}
+  void run() {
+    lines_ = compute_();
+    done_ = true;
+  }
+  const std::string& lines() {
+    if (!done_) run();
+    return lines_;
+  }
 
-TEST(MpiReductions, EverySumGeneratorAndDistributionGivesTheOracleBits) {
+ private:
+  std::string (*compute_)();
+  std::string lines_;
+  bool done_ = false;
+};
+
+std::string every_sum_generator() {
+  std::string lines;
   std::mt19937_64 rng(2026);  // the same sequence on every rank: the same global data
   for (const auto& g : ExKokkosTest::sum_generators()) {
     for (std::size_t n : {0, 1, 7, 1000, 20011}) {
       const std::vector<double> x = g.generate(n, rng);
       const std::vector<double> y = ExKokkosTest::full_range(x.size(), rng);
-      repro_lines() += check_case(x, y, g.name, rng());
+      lines += check_case(x, y, g.name, rng());
     }
   }
+  return lines;
 }
 
-TEST(MpiReductions, EveryProductGeneratorAndDistributionGivesTheOracleBits) {
+std::string every_product_generator() {
+  std::string lines;
   std::mt19937_64 rng(77);
   for (const auto& g : ExKokkosTest::product_generators()) {
     for (std::size_t n : {6, 1000, 20011}) {
       const auto xy = g.generate(n, rng);
-      repro_lines() += check_case(xy.first, xy.second, g.name, rng());
+      lines += check_case(xy.first, xy.second, g.name, rng());
     }
   }
+  return lines;
 }
 
-TEST(MpiReductions, FloatData) {
+std::string float_data() {
+  std::string lines;
   std::mt19937_64 rng(5);
   for (const auto& g : ExKokkosTest::sum_generators()) {
     const std::vector<double> x = g.generate(3000, rng);
     const std::vector<double> y = ExKokkosTest::normal(x.size(), rng);
-    repro_lines() += check_case(std::vector<float>(x.begin(), x.end()),
-                                std::vector<float>(y.begin(), y.end()), g.name + "_float", rng());
+    lines += check_case(std::vector<float>(x.begin(), x.end()),
+                        std::vector<float>(y.begin(), y.end()), g.name + "_float", rng());
   }
+  return lines;
 }
 
 // Special values on different ranks: with even blocks over two or more ranks, the first and the
 // last element lie on different ranks, so the flags must cross ranks to give the oracle's value.
-TEST(MpiReductions, SpecialValuesCrossRanks) {
+std::string special_values() {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
   std::vector<double> ones(40, 1.0);
   struct Case {
@@ -356,7 +378,28 @@ TEST(MpiReductions, SpecialValuesCrossRanks) {
       {"all_minus_zero", std::vector<double>(40, -0.0), std::vector<double>(40, 1.0)},
       {"signed_zero_ends", with_ends(-0.0, 0.0), std::vector<double>(40, -1.0)},
   };
-  for (const Case& c : cases) repro_lines() += check_case(c.x, c.y, c.what, 11);
+  std::string lines;
+  for (const Case& c : cases) lines += check_case(c.x, c.y, c.what, 11);
+  return lines;
+}
+
+ReproGroup sum_group(every_sum_generator), product_group(every_product_generator),
+    float_group(float_data), special_group(special_values);
+
+TEST(MpiReductions, EverySumGeneratorAndDistributionGivesTheOracleBits) {
+  sum_group.run();
+}
+
+TEST(MpiReductions, EveryProductGeneratorAndDistributionGivesTheOracleBits) {
+  product_group.run();
+}
+
+TEST(MpiReductions, FloatData) {
+  float_group.run();
+}
+
+TEST(MpiReductions, SpecialValuesCrossRanks) {
+  special_group.run();
 }
 
 TEST(MpiReductions, SubCommunicators) {
@@ -424,15 +467,19 @@ TEST(MpiReductions, InvalidArgumentsOnOneRankThrowOnEveryRank) {
   EXPECT_EQ(ExKokkos::mpi::exdot(Space(), x, x, MPI_COMM_WORLD), 4.0 * size);
 }
 
-// Writes the bits for the cross-rank-count comparison; runs last (GoogleTest keeps file order).
+// Writes the bits for the cross-rank-count comparison (rank 0, when $EXKOKKOS_REPRO_OUT is set):
+// every group, in a fixed order, whichever tests ran before and in whatever order.
 TEST(MpiReductions, WriteBitsForRankCountComparison) {
-  EXPECT_FALSE(repro_lines().empty());
+  std::string all;
+  for (ReproGroup* g : {&sum_group, &product_group, &float_group, &special_group})
+    all += g->lines();
+  EXPECT_FALSE(all.empty());
   if (world_rank() != 0) return;
   const char* path = std::getenv("EXKOKKOS_REPRO_OUT");
   if (!path) return;
   std::FILE* out = std::fopen(path, "w");
   ASSERT_NE(out, nullptr) << path;
-  std::fputs(repro_lines().c_str(), out);
+  std::fputs(all.c_str(), out);
   std::fclose(out);
 }
 

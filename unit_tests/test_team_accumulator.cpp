@@ -11,17 +11,18 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_LaunchCounter.hpp"
 #include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
-#include <string>
 #include <vector>
 
 namespace {
 
 using ExKokkosTest::describe;
+using ExKokkosTest::LaunchCounter;
 using ExKokkosTest::same_bits;
 
 using ExKokkos::Impl::RoundInto;
@@ -204,44 +205,6 @@ TEST(TeamAccumulator, ExpansionsInFrontGiveTheOracleBits) {
   }
 }
 
-// Kernels begun on any backend while a LaunchCounter lives, counted through Kokkos' tool
-// callbacks (the interface profiling tools use).
-std::vector<std::string> launched;
-void count_launch(const char* name, std::uint32_t, std::uint64_t* id) {
-  launched.emplace_back(name);
-  *id = launched.size();
-}
-void launch_ended(std::uint64_t) {}
-
-void set_launch_callbacks(void (*begin)(const char*, std::uint32_t, std::uint64_t*),
-                          void (*end)(std::uint64_t)) {
-  namespace T = Kokkos::Tools::Experimental;
-  T::set_begin_parallel_for_callback(begin);
-  T::set_begin_parallel_reduce_callback(begin);
-  T::set_begin_parallel_scan_callback(begin);
-  T::set_end_parallel_for_callback(end);
-  T::set_end_parallel_reduce_callback(end);
-  T::set_end_parallel_scan_callback(end);
-}
-
-struct LaunchCounter {
-  LaunchCounter() {
-    launched.clear();
-    set_launch_callbacks(count_launch, launch_ended);
-  }
-  ~LaunchCounter() { set_launch_callbacks(nullptr, nullptr); }
-  static std::string list() {
-    std::string all;
-    for (const std::string& name : launched) all += " [" + name + "]";
-    return all;
-  }
-};
-
-struct PlainCopy {
-  Kokkos::View<double*, Kokkos::DefaultExecutionSpace::memory_space> y, x;
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const { y(i) = x(i); }
-};
-
 // The multi-level reduction, its merge and its rounding are one kernel launch: no
 // clearing kernel, no separate rounding launch, for the rank-0 view form and the scalar form.
 TEST(TeamAccumulator, ExactReductionIsOneLaunch) {
@@ -253,12 +216,8 @@ TEST(TeamAccumulator, ExactReductionIsOneLaunch) {
   const Kokkos::View<double, Space::memory_space> r("r");
   ExKokkos::exdot(Space(), r, x, y);  // first call: whatever is set up once (per GPU stream)
   Space().fence();
-  {
-    const LaunchCounter counter;
-    Kokkos::parallel_for(Kokkos::RangePolicy<Space>(0, n), PlainCopy{y, x});
-    Space().fence();
-    if (launched.size() != 1) GTEST_SKIP() << "Kokkos' tool callbacks are not active here";
-  }
+  if (!LaunchCounter::callbacks_active<Space>())
+    GTEST_SKIP() << "Kokkos' tool callbacks are not active here";
   for (int form = 0; form < 5; ++form) {
     const LaunchCounter counter;
     switch (form) {
@@ -279,7 +238,7 @@ TEST(TeamAccumulator, ExactReductionIsOneLaunch) {
         break;
     }
     Space().fence();
-    EXPECT_EQ(launched.size(), 1u) << "form " << form << ":" << LaunchCounter::list();
+    EXPECT_EQ(counter.size(), 1u) << "form " << form << ":" << counter.list();
   }
 }
 
