@@ -68,8 +68,7 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
     auto scales = plan_ozaki(space, op_a, op_b, m, n);
     choose_digits<ExecSpace>(scales, m, n, SliceDigits::automatic, model);
     const OzakiPlan& plan = scales.plan;
-    if (plan.feasible &&
-        (forced || model.cost(m, n, k, plan) < model.margin * model.exact(m, n, k))) {
+    if (plan.feasible && (forced || model.pays(m, n, k, plan))) {
       launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, SliceGemm::automatic);
       return;
     }
