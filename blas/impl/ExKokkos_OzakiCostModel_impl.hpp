@@ -40,28 +40,33 @@ struct OzakiCostModel {
   double int8_ops_per_s = 0;    // the int8 slice GEMM (0: no int8 vendor GEMM)
   double margin = 0.75;
 
-  double gemm_rate(std::int64_t rows, std::int64_t cols, std::int64_t k) const {
+  // A GEMM runs at the full rate from extents of full_rate_extent, in proportion below.
+  double rate(double full, std::int64_t rows, std::int64_t cols, std::int64_t k) const {
     const double smallest = double(std::min(std::min(rows, cols), k));
-    return gemm_flops_per_s * std::min(1.0, smallest / full_rate_extent);
+    return full * std::min(1.0, smallest / full_rate_extent);
   }
   double exact(std::int64_t m, std::int64_t n, std::int64_t k) const {
     return exact_per_term * double(m) * double(n) * double(k);
   }
+  // The scan and split, and the finishing: the same for both kinds of slices.
+  double split(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
+    return split_per_entry * (double(m) * double(k) * (1 + S) + double(k) * double(n) * (1 + T));
+  }
+  double finishing(std::int64_t m, std::int64_t n, int S, int T) const {
+    return double(m) * double(n) * (per_element + per_diagonal * (S + T - 1));
+  }
+  // Double slices: one GEMM of (S m) x k x (T n).
   double ozaki(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
     const double flops = 2.0 * double(S) * double(T) * double(m) * double(n) * double(k);
-    return fixed + flops / gemm_rate(S * m, T * n, k) +
-           split_per_entry * (double(m) * double(k) * (1 + S) + double(k) * double(n) * (1 + T)) +
-           double(m) * double(n) * (per_element + per_diagonal * (S + T - 1));
+    return fixed + flops / rate(gemm_flops_per_s, S * m, T * n, k) + split(m, n, k, S, T) +
+           finishing(m, n, S, T);
   }
   // int8 slices (only where an int8 vendor GEMM exists: int8_ops_per_s > 0): S + T - 1 GEMMs of
-  // S T m n k multiply-adds in all, at the int8 rate; the rest as above.
+  // S T m n k multiply-adds in all, at the int8 rate.
   double ozaki_int8(std::int64_t m, std::int64_t n, std::int64_t k, int S, int T) const {
     const double ops = 2.0 * double(S) * double(T) * double(m) * double(n) * double(k);
-    const double smallest = double(std::min(std::min(m, n), k));
-    const double rate = int8_ops_per_s * std::min(1.0, smallest / full_rate_extent);
-    return fixed + ops / rate +
-           split_per_entry * (double(m) * double(k) * (1 + S) + double(k) * double(n) * (1 + T)) +
-           double(m) * double(n) * (per_element + per_diagonal * (S + T - 1));
+    return fixed + ops / rate(int8_ops_per_s, m, n, k) + split(m, n, k, S, T) +
+           finishing(m, n, S, T);
   }
   double cost(std::int64_t m, std::int64_t n, std::int64_t k, const OzakiPlan& plan) const {
     return plan.int8 ? ozaki_int8(m, n, k, plan.slices_a, plan.slices_b)
