@@ -40,6 +40,17 @@
 namespace ExKokkos {
 namespace Impl {
 
+// Calls f(std::integral_constant<bool, TransA>(), std::integral_constant<bool, TransB>()) with
+// the run-time transpositions made compile-time ones, so that each of the four pairs gets its own
+// operands' code (MatrixOperand<View, Transposed>).
+template <class F>
+decltype(auto) with_transpositions(bool trans_a, bool trans_b, F&& f) {
+  using Yes = std::true_type;
+  using No = std::false_type;
+  if (trans_a) return trans_b ? f(Yes(), Yes()) : f(Yes(), No());
+  return trans_b ? f(No(), Yes()) : f(No(), No());
+}
+
 template <bool TransA, bool TransB, class ExecSpace, class AView, class BView, class CView>
 void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
                  typename CView::const_value_type alpha, typename CView::const_value_type beta,
@@ -68,8 +79,7 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
     auto scales = plan_ozaki(space, op_a, op_b, m, n);
     choose_digits<ExecSpace>(scales, m, n, SliceDigits::automatic, model);
     const OzakiPlan& plan = scales.plan;
-    if (plan.feasible &&
-        (forced || model.cost(m, n, k, plan) < model.margin * model.exact(m, n, k))) {
+    if (plan.feasible && (forced || model.pays(m, n, k, plan))) {
       launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, SliceGemm::automatic);
       return;
     }
@@ -95,26 +105,15 @@ OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char t
   check_no_overlap(routine, "B", C, B);
   const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
-  OzakiPlan plan;
-  auto run = [&](auto op_a, auto op_b) {
+  return with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
+    const MatrixOperand<AView, decltype(ta)::value> op_a{A};
+    const MatrixOperand<BView, decltype(tb)::value> op_b{B};
     auto scales = plan_ozaki(space, op_a, op_b, m, n);
     choose_digits<ExecSpace>(scales, m, n, digits, OzakiCostModel::for_space<ExecSpace>());
-    plan = scales.plan;
-    if (plan.feasible)
+    if (scales.plan.feasible)
       launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, which, block_bytes);
-  };
-  if (trans_a) {
-    if (trans_b)
-      run(MatrixOperand<AView, true>{A}, MatrixOperand<BView, true>{B});
-    else
-      run(MatrixOperand<AView, true>{A}, MatrixOperand<BView, false>{B});
-  } else {
-    if (trans_b)
-      run(MatrixOperand<AView, false>{A}, MatrixOperand<BView, true>{B});
-    else
-      run(MatrixOperand<AView, false>{A}, MatrixOperand<BView, false>{B});
-  }
-  return plan;
+    return scales.plan;
+  });
 }
 
 }  // namespace Impl
@@ -150,17 +149,10 @@ void exgemm(const ExecSpace& space, const char transA[], const char transB[],
                          Impl::ScaleMatrixFunctor<CView>{C, beta, m});
     return;
   }
-  if (trans_a) {
-    if (trans_b)
-      Impl::exgemm_with<true, true>(space, A, B, alpha, beta, C, options);
-    else
-      Impl::exgemm_with<true, false>(space, A, B, alpha, beta, C, options);
-  } else {
-    if (trans_b)
-      Impl::exgemm_with<false, true>(space, A, B, alpha, beta, C, options);
-    else
-      Impl::exgemm_with<false, false>(space, A, B, alpha, beta, C, options);
-  }
+  Impl::with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
+    Impl::exgemm_with<decltype(ta)::value, decltype(tb)::value>(space, A, B, alpha, beta, C,
+                                                                options);
+  });
 }
 
 template <class AView, class BView, class CView,
@@ -193,18 +185,14 @@ OzakiPlan exgemm_ozaki_plan(const ExecSpace& space, const char transA[], const c
   if (A.extent(trans_a ? 0 : 1) != B.extent(trans_b ? 1 : 0))
     throw std::invalid_argument(std::string(routine) +
                                 ": the inner extents of op(A) and op(B) differ");
-  auto plan_for = [&](auto op_a, auto op_b) {
+  return Impl::with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
+    const Impl::MatrixOperand<AView, decltype(ta)::value> op_a{A};
+    const Impl::MatrixOperand<BView, decltype(tb)::value> op_b{B};
     auto scales = Impl::plan_ozaki(space, op_a, op_b, m, n);
     Impl::choose_digits<ExecSpace>(scales, m, n, digits,
                                    Impl::OzakiCostModel::for_space<ExecSpace>());
     return scales.plan;
-  };
-  using Impl::MatrixOperand;
-  if (trans_a)
-    return trans_b ? plan_for(MatrixOperand<AView, true>{A}, MatrixOperand<BView, true>{B})
-                   : plan_for(MatrixOperand<AView, true>{A}, MatrixOperand<BView, false>{B});
-  return trans_b ? plan_for(MatrixOperand<AView, false>{A}, MatrixOperand<BView, true>{B})
-                 : plan_for(MatrixOperand<AView, false>{A}, MatrixOperand<BView, false>{B});
+  });
 }
 
 }  // namespace ExKokkos
