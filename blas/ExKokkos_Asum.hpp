@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exasum: the correctly rounded sum of absolute values, bitwise reproducible.
 //
 //   double s = ExKokkos::exasum(space, x);   ExKokkos::exasum(space, r, x);   exasum(x)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exaxpby and ExKokkos::exaxpy: y(i) = RN(alpha * x(i) + beta * y(i)), each element
 // correctly rounded as one expression (ExKokkos_RoundedAxpby.hpp), so any partition gives the
 // same bits. As in KokkosBlas/BLAS, beta == 0 does not read y (y = RN(alpha x), NaN in y is not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exdot: the correctly rounded dot product, bitwise reproducible everywhere (ExDOT).
 //
 //   double d = ExKokkos::exdot(space, x, y);    // returns after the kernel finishes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exgemm: C = alpha op(A) op(B) + beta C with every element correctly rounded as one
 // expression, c_ij = RN(alpha * sum_k op(A)_ik op(B)_kj + beta * c_ij), and bitwise reproducible on
 // every backend, thread count and schedule (ExGEMM of the ExBLAS papers). C is rounded once: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exgemv: y = alpha op(A) x + beta y with every element correctly rounded as one
 // expression, y_i = RN(alpha * sum_k op(A)_ik x_k + beta * y_i), and bitwise reproducible on every
 // backend, thread count and schedule (ExGEMV of the ExBLAS papers).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exnrm2: the correctly rounded 2-norm, sqrt(sum x_i^2) rounded once, bitwise
 // reproducible. No spurious overflow or underflow: the squares are exact products in the long
 // accumulator, and the square root is decided exactly (ExKokkos_CorrectlyRoundedSqrt.hpp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exscal and ExKokkos::exinvscal: y(i) = RN(alpha * x(i)) and y(i) = RN(x(i) / alpha).
 // One IEEE multiplication or division per element is already correctly rounded; exinvscal
 // divides (it does not multiply by a rounded 1/alpha), which the LU relies on. y may alias x.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exsum: the correctly rounded sum of a vector, bitwise reproducible everywhere.
 //
 //   double s = ExKokkos::exsum(space, x);       // returns after the kernel finishes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::extrsv: solves op(A) x = b in place for a triangular A, every x_i =
 // RN(RN(b_i - sum_j op(A)_ij x_j) / op(A)_ii) with the sum exact, so the solution is bitwise the
 // same on every backend, thread count, block size and schedule (ExTRSV of the ExBLAS papers).

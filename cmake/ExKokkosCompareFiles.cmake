@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ctest script: the bits written by reproducibility runs that differ only in their parallelism must
 # exist, be non-empty and be identical. The files are DIR/<PREFIX>_<variant>.txt, PREFIX defaulting
 # to repro and VARIANTS (comma-separated, the first one the reference) to 1t,2t,3t,4t (OpenMP

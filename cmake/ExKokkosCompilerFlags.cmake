@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # exkokkos_exact_flags(<target>)
 #
 # The error-free transformations in ExKokkos are exact only with IEEE round-to-nearest arithmetic

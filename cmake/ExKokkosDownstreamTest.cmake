@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # ctest script: ExKokkos as a user's project consumes it.
 #   cmake -DMODE=... -DBUILD_DIR=... -DSOURCE_DIR=... -DGENERATOR=... [-DCXX=...] [-DKokkos_DIR=...]
 #         -P ExKokkosDownstreamTest.cmake

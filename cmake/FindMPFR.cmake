@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # FindMPFR: the MPFR library and the GMP library it needs.
 # Defines MPFR_FOUND, MPFR_VERSION, and the imported target MPFR::MPFR (which links GMP).
 find_package(PkgConfig QUIET)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Options shared by the ExKokkos kernels. All but one are tuning knobs that trade speed only:
 // every setting of them gives the same bits (the sums are exact, and exact sums do not depend on
 // how they are split). The exception is refinement_steps, which changes extrsv's and exgesv's

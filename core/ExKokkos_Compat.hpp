@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos: the one place that absorbs the differences between Kokkos 3.4.01 and 4.x / 5.x.
 //
 // Everything else in ExKokkos calls ExKokkos::Impl::compat::* and never tests KOKKOS_VERSION

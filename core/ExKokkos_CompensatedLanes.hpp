@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::CompensatedLanes<W>: W CompensatedSums side by side (ExKokkos_CompensatedSum.hpp),
 // advanced one term per lane at a time, for CPU threads that round many short sums (the host LU
 // updates W entries of a column or row at once). The lanes run the same branch-free steps, so the

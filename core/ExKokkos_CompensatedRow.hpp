@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::CompensatedRow: a row of CompensatedSums (ExKokkos_CompensatedSum.hpp) stored as three
 // arrays, the heads, the errors' sums and the magnitudes, all with the same number of error
 // terms, so that one product a * b[i] can be added to every sum i of the row at once. The host LU

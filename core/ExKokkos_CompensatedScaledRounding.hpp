@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RN(alpha S + beta y) from a CompensatedSum of S (ExKokkos_CompensatedSum.hpp), when certified:
 // the cheap first try for an output of exgemv (and exgemm), whose exact path rounds the same value
 // from a long accumulator (ExKokkos_ScaledSumRounding.hpp). False leaves the output to that path.

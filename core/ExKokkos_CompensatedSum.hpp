@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::CompensatedSum: a cheap first try at the correctly rounded exact sum of terms and
 // products, which either certifies its result or refuses, leaving the sum to an exact method.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The correctly rounded square root of the exact value held by a LongAccumulator (exnrm2).
 //
 // sqrt(RN(S)) rounds twice and can be an ulp off; scaling by 1e300 before and after loses bits in

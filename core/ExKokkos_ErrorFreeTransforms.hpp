@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Error-free transformations (EFT): a floating-point operation together with its exact rounding
 // error, so that a + b == s + e and a * b == p + e hold exactly in real arithmetic.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::ExactSum<Space>: a Kokkos reducer whose value is a LongAccumulator, so that any user
 // kernel can produce a correctly rounded, reproducible sum of whatever its lambda adds (terms
 // and exact products), with range policies, team policies and nested TeamThreadRange reductions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::Expansion<N>: a floating-point expansion (FPE) of N doubles held in registers by one
 // thread, the first level of the multi-level algorithm of the ExBLAS papers (Iakymchuk, Collange,
 // Defour, Graillat: "ExBLAS: Reproducible and Accurate BLAS Library", Alg. 4

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::ExpansionLanes<N, W>: W independent floating-point expansions of N doubles, advanced W
 // terms at a time, for CPU threads. One expansion per thread leaves a core waiting on the latency
 // of each TwoSum; W independent ones (the lanes) fill the pipeline and map onto SIMD registers,

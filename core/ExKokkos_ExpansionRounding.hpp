@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Correct rounding of the exact sum of a few doubles (an expansion's slots) without a long
 // accumulator, when a cheap test certifies it; otherwise the caller deposits the slots into an
 // accumulator. Used where many short exact sums are each rounded once (the LU's entries, the

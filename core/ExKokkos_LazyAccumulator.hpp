@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::LazyAccumulator: a long accumulator built only when something reaches it. Most short
 // sums of ordinary data stay inside their expansion and are rounded from its slots (see
 // ExKokkos_ExpansionRounding.hpp); clearing, normalizing and rounding a 1 KiB accumulator for each

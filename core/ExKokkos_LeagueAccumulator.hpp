@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The third level of the multi-level algorithm: the teams' accumulators merged into one and the
 // result rounded, in the same launch as the accumulation.
 //

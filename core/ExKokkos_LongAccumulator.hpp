@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::LongAccumulator: the exact sum of any number of doubles and of exact products of two
 // doubles, rounded once at the end. A plain value type, usable on the host and inside kernels by a
 // single thread (for concurrent deposits from a team see ExKokkos_TeamAccumulator.hpp).

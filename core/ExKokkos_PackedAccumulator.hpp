@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The wire form of a LongAccumulator, for adding accumulators that live in different processes
 // (ExKokkos_MPI.hpp): its normalized digits and its flags as PackedAccumulator::num_words unsigned
 // 64-bit words, and the exact sum of two packed accumulators. No MPI and no Kokkos policy here, so

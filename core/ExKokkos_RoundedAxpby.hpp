@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RN(a*x + b*y) correctly rounded as one expression: the elementwise core of exaxpy/exaxpby (and
 // of the beta*y part of exgemv/exgemm later).
 //

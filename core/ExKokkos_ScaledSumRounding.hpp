@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RN(alpha * S + beta * y) for an exact sum S held in a long accumulator, correctly rounded as
 // one expression: the last step of every row of exgemv (and of every element of exgemm). Rounding
 // S first and then computing alpha * RN(S) + beta * y would round two or three times; the

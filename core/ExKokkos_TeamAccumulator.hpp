@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The second level of the multi-level algorithm: long accumulators shared by the threads of a
 // team, in team scratch memory, updated with 64-bit atomic additions (no locks, no carries: the
 // headroom of the digits absorbs concurrent deposits, see impl/ExKokkos_AccumulatorDigits.hpp).

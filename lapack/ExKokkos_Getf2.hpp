@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exgetf2: LU factorization with partial pivoting, P A = L U, every entry computed as
 // one correctly rounded exact expression (lapack/impl/ExKokkos_Getf2_impl.hpp), so the factors,
 // the pivots and info are bitwise the same on every backend and for every team or batch size.

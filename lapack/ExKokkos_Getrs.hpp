@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exgetrs and ExKokkos::exgesv: solves with the reproducible LU factors of exgetf2.
 //
 //   ExKokkos::exgetrs(space, "N", LU, ipiv, B);     // B: n (one right-hand side) or n x nrhs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::mpi: exact reductions over the ranks of an MPI communicator. Each rank reduces its
 // local part exactly into a long accumulator (the same kernel as the single-process routines),
 // the accumulators are added exactly across the ranks, and the total is rounded once. The result

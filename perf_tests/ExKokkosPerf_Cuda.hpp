@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The shared parts of the CUDA benchmarks (bench_cuda_*.cpp): ExKokkos beside cuBLAS in the same
 // process, on the same device views and the same stream. Every measurement is fenced: the timer
 // stops after the stream has drained, and in-place routines (trsv, getrf) get their input restored

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A Google Benchmark console reporter that also prints, at the end, the time ratio of every
 // ExKokkos benchmark to each of its ordinary counterparts measured in the same process.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-2 benchmarks: exgemv beside KokkosBlas::gemv (OpenBLAS here) for "N" and "T" on square,
 // tall and wide matrices, and extrsv (lower, "N", non-unit) beside KokkosBlas::trsm with one
 // right-hand side and a plain Kokkos substitution. Prints the time ratios at the end

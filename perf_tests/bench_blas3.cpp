@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-3 benchmarks: exgemm beside KokkosBlas::gemm (OpenBLAS here) for square sizes 128 to
 // 2048 and skinny shapes, LayoutLeft, alpha 1.5, beta 0.5. Reports GFLOP/s (2 m n k flops, the
 // ordinary count, for both) and prints the time ratios at the end (--benchmark_out=f.json

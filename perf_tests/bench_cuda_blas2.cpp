@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUDA benchmarks, level 2 (run as bench_cuda_level1):
 //   exgemv "N" and "T"              4096^2, 16384^2,   cublasDgemv
 //                                   65536 x 4096 (tall), 4096 x 65536 (wide)

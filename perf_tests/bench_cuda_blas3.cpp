@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUDA benchmarks, level 3 (run as bench_cuda_blas3):
 //   exgemm "N" "N" (automatic: the Ozaki path with cuBLAS slices where it pays: int8 slices
 //   where the data allow them)      1024^3, 4096^3, 8192^3, uniform and normal data  cublasDgemm

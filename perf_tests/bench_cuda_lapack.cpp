@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUDA benchmarks, LAPACK (bench_cuda_lapack):
 //   exgetf2_batched                 n = 8 .. 128       cublasDgetrfBatched (2^26 entries a batch)
 #include <ExKokkos_Getf2.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUDA benchmarks, level 1 (run with --benchmark_repetitions=5 --benchmark_min_time=0.05, say: the
 // ratio table at the end then uses the median of the repetitions):
 //   exdot, exsum, exasum, exnrm2    n = 2^24, 2^27     cublasDdot, Dasum, Dnrm2, Kokkos reduce

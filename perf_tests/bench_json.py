@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Reading the Google Benchmark JSON of the ExKokkos perf_tests, shared by plot_results.py and
 report.py.
 

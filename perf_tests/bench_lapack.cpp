@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // LU benchmarks: batched exgetf2 beside a non-reproducible batched getf2 of the same structure
 // (exgetf2's own left-looking team loop with plain double dot products), for n = 8 to 128
 // with batches of 2^23 matrix entries (64 MiB a copy, twice the EPYC's L3: the matrices stream

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-1 benchmarks: ExKokkos' exdot, exsum, exnrm2, exaxpby and the ExactSum reducer beside their
 // ordinary counterparts in the same process: KokkosBlas::dot/nrm2/axpby, OpenBLAS' cblas_ddot, and
 // a plain Kokkos parallel_reduce. Prints the time ratios at the end; --benchmark_out=f.json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // MPI benchmarks: ExKokkos::mpi::exdot and exsum beside the ordinary distributed forms
 // (KokkosBlas::dot / a parallel_reduce, then MPI_Allreduce with MPI_SUM), n = 2^20 and 2^24
 // elements in all, split evenly over the ranks. Run under mpiexec; rank 0 prints the ratios.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Turns Google Benchmark JSON from the ExKokkos perf_tests into PNG plots.
 
     /usr/bin/python3 perf_tests/plot_results.py results/bench_level1.json [-o results/]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes a Markdown performance report from the Google Benchmark JSON of the ExKokkos perf_tests.
 
     /usr/bin/python3 perf_tests/report.py results/bench_*.json -o results/REPORT.md \

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds unit_tests/api_digest and prints the digest of the bits of a fixed set of calls across
 # the whole API, per routine and host backend (OMP_NUM_THREADS=2); exits non-zero when Serial and
 # OpenMP disagree. Compare two checkouts' outputs to show that a change kept every result's bits:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Build and cache Kokkos 3.4.01 and Kokkos Kernels 3.4.01 (Serial + OpenMP, C++17, Kernels with the
 # OpenBLAS BLAS/LAPACK TPLs) from Debian 12's own `trilinos` source package (13.2.0-*).
 #

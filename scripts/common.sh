@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Shared by scripts/test.sh, scripts/demo.sh and scripts/perf_report.sh: install the Debian
 # packages, build (or reuse) Kokkos and Kokkos Kernels, and configure and build ExKokkos in
 # $EXKOKKOS_BUILD_DIR (default: build/).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Sets up everything on a fresh Debian 12 machine and runs the ExKokkos demo:
 #   bash scripts/demo.sh [n]
 # The demo sums and dots n doubles (default 2^22) with ordinary parallel reductions and with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the libFuzzer targets with Debian's clang and runs each for a bounded time:
 #   bash scripts/fuzz.sh [seconds per target, default 60]
 # Needs Kokkos_ROOT (scripts/common.sh sets it). A mismatch with the MPFR oracle aborts and leaves

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Compile-only HIP check: ExKokkos and its unit tests built (not run) against Kokkos 3.4.01's HIP
 # backend, compiled with Debian 12's hipcc (ROCm 5.2.3 on Debian's clang 15). No AMD GPU is needed
 # or used: nothing built here is executed. See docs/hip.md.

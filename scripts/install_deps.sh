@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Install the Debian 12 (bookworm) packages ExKokkos needs to build, test, fuzz and benchmark.
 #
 #   bash scripts/install_deps.sh

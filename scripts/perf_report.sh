@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds and runs every ExKokkos benchmark and writes a Markdown report with plots:
 #   bash scripts/perf_report.sh [--quick] [results-dir]      (default results-dir: results/)
 # Sets up the machine like scripts/test.sh (Debian packages, cached Kokkos/Kokkos Kernels), builds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Sets up everything on a fresh Debian 12 machine and runs the whole ExKokkos test suite:
 #   bash scripts/test.sh
 # Installs the Debian packages, builds Kokkos/Kokkos Kernels 3.4.01 once (cached), builds ExKokkos

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos: exact (correctly rounded) and bitwise reproducible BLAS and LAPACK kernels for Kokkos.
 // The umbrella header: include this, link ExKokkos::exkokkos.
 #ifndef EXKOKKOS_HPP

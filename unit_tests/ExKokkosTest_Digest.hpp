@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A digest of result bits for the reproducibility suites: runs write it to files that ctest
 // compares across thread counts, rank counts or builds (header-only, Kokkos-free).
 #ifndef EXKOKKOSTEST_DIGEST_HPP

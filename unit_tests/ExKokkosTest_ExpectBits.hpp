@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Element-by-element bitwise comparison of a result vector with the oracle's, reporting the
 // first few differences in "%a (%.17g)" form (header-only, shared by the matrix test suites).
 #ifndef EXKOKKOSTEST_EXPECTBITS_HPP

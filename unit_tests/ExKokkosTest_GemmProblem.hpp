@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A gemm problem on the host for the exgemm tests: matrices row-major as stored (op(A) taken by
 // trans_a, op(B) by trans_b), C m x n; the MPFR oracle's C; and exgemm run on views of a layout.
 #ifndef EXKOKKOSTEST_GEMMPROBLEM_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The labels of the kernels launched while a LaunchCounter lives (parallel_for, parallel_reduce
 // and parallel_scan on any backend), recorded through Kokkos' tool callbacks, the interface that
 // profiling tools use: a test can tell which kernels a call ran, and so which path it took.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Matrices and vectors in the layouts under test, built from row-major host data (header-only:
 // the support library stays Kokkos-free).
 #ifndef EXKOKKOSTEST_MATRICES_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // GoogleTest main for the MPI suites: MPI is initialized before Kokkos and finalized after it.
 // Every rank runs every test; rank 0 prints GoogleTest's usual report, the other ranks print only
 // their failures (prefixed with the rank). The exit status is non-zero on every rank when any rank

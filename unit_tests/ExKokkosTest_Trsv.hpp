@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared by the extrsv suites (test_level2_trsv*.cpp, one executable): the eight variants, the
 // definition evaluated with the MPFR oracle, random triangles whose unread triangle holds NaN, a
 // solve through ExKokkos::extrsv in a given layout, and the team/certified diagonal-block check.

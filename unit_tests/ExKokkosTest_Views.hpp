@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Kokkos helpers shared by the test suites (header-only: the support library stays Kokkos-free).
 #ifndef EXKOKKOSTEST_VIEWS_HPP
 #define EXKOKKOSTEST_VIEWS_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Every routine gives the same bits on every backend of the build: Kokkos::Serial, the default host
 // space (OpenMP) and the default space (CUDA in a GPU build, where this is the check that the GPU
 // and the host agree), and on the default space again for several team, league and block sizes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CompensatedSum: whenever it certifies a rounding, the result is the MPFR oracle's RN of the exact
 // sum, bit for bit, on every sum and product generator (ties, cancellation, the whole range,
 // GenDot's ill-conditioned dot products); it refuses what it cannot certify (ties and near-ties,

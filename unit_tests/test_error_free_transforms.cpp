@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The compiled error-free transformations are exact: a + b == s + e and a * b == p + e, checked
 // with the MPFR oracle on random inputs over the whole range where each one promises exactness.
 // This file is compiled twice (see CMakeLists.txt): once with the library's strict flags and once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::ExactSum as a Kokkos reducer inside user lambdas: range policies (several chunk
 // sizes), team policies with nested TeamThreadRange reductions, sums and exact products, on
 // Serial, OpenMP and the default space, bit for bit against the MPFR oracle.

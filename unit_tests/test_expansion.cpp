@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Expansion<N, EarlyExit> and ExpansionLanes<N, W> in front of a LongAccumulator, for every
 // N = 2..8: whatever the data (huge values that force head flushes, products outside TwoProd's
 // exact range, signed zeros, NaN/Inf), expansion + sink must hold exactly the sum of the terms,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgetf2: the factors, pivots and info bit for bit against the definition (left-looking jik LU,
 // each entry RN(a - exact sum) or a correctly rounded division, pivot = first largest magnitude)
 // evaluated with the MPFR oracle; the batched form equals the unbatched one for every team size;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgetrs and exgesv: the solves against their definition evaluated with the MPFR oracle (row
 // swaps, then substitutions whose every component is RN(RN(exact residual) / diagonal)); batched
 // equals unbatched bit for bit, refinement steps included; singular systems leave B alone; and

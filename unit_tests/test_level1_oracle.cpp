@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // BLAS level 1 against the MPFR oracle, bit for bit: exsum, exasum, exdot, exnrm2 (reductions)
 // and exscal, exinvscal, exaxpy, exaxpby (elementwise), for every input generator, sizes 0 to
 // 10^5 (and 10^7 for exsum/exdot), double and float, LayoutLeft, LayoutRight and LayoutStride,

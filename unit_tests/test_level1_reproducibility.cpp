@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Bitwise reproducibility of the level-1 reductions: the same bits on Serial and OpenMP, for
 // team sizes 1 to the maximum, league sizes 1 to 4096, every tuning option, and a shuffled input
 // (an exact sum does not depend on order), all equal to the MPFR oracle. ctest runs this binary

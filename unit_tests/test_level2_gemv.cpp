@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgemv against the MPFR oracle, bit for bit: every y_i = RN(alpha * sum_k op(A)_ik x_k + beta
 // y_i) rounded once, for trans N/T/C, alpha and beta in {0, 1, -1, random, huge, tiny}, shapes 1x1
 // to 2000x3000, LayoutLeft/Right/Stride, every host schedule, ill-conditioned rows (GenDot),

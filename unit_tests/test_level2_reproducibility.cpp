@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgemv, extrsv, the LU (exgetf2_batched, exgesv with refinement) and exgemm give the same bits
 // whatever runs them. Within one process: every schedule, team and league size, and a random
 // permutation of the inner index (an exact sum does not depend on order). Across

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // extrsv: every x_q = RN(RN(b_q - sum_r T(q, r) x_r) / T(q, q)) with the sum exact, checked bit
 // for bit against that definition computed with the MPFR oracle, for all eight variants, unit and
 // non-unit diagonals, every layout (two of them in their own files), block size and host schedule;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // extrsv in Kokkos::LayoutStride: every variant against the definition evaluated with the MPFR
 // oracle, on the data test_level2_trsv.cpp solves in LayoutLeft. A file of its own because each
 // layout instantiates all of extrsv's device kernels (ExKokkosTest_Trsv.hpp says why that matters).

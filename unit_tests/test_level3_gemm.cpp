@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgemm against the MPFR oracle, bit for bit: every c_ij = RN(alpha * sum_k op(A)_ik op(B)_kj +
 // beta c_ij) rounded once, for every transA/transB pair, alpha and beta in {0, 1, -1, random, huge,
 // tiny}, shapes around the 32-row blocks (1 x k x 1, k x 1 x k, odd sizes),

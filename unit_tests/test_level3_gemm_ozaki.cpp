@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgemm's Ozaki schedule (error-free splitting into slices multiplied by an ordinary GEMM)
 // against the MPFR oracle, bit for bit: every transA/transB pair, alpha and beta from 0 and +-1 to
 // huge and tiny, shapes around the 32 x 32 tiles of the plain slice kernel and the slice widths,

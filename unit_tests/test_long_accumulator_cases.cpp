@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hand-checked cases for every branch of the long accumulator's rounding, the known ways to get
 // exact summation wrong (docs/design.md, "Pitfalls the tests guard against"), IEEE special
 // values and signs of zero, products beyond the double range, and the carry-save headroom.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The long accumulator against the MPFR oracle on random data: 10^5 cases per input generator,
 // each compared bit for bit in every rounding (double, float, and the pair hi/lo), for add,
 // add_product and merge in random split orders.

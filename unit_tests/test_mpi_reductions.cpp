@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::mpi (mpi/ExKokkos_MPI.hpp) bit for bit: exsum, exasum, exdot, exnrm2 and the
 // allreduce of a user's ExactSum reducer, over MPI_COMM_WORLD, must equal the MPFR oracle of the
 // whole data and the single-process routine on the whole data, for every input generator (full

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The wire form of the long accumulator (core/ExKokkos_PackedAccumulator.hpp), on the host alone:
 // packed accumulators combined in any order and any tree give the same words, whose value is the
 // MPFR sum of the parts rounded once; combinations of many extreme operands (every digit at its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The device building blocks on real Kokkos backends: many threads depositing concurrently into
 // one team accumulator in scratch memory (atomics, interleaved copies), the cross-team merge into
 // the league accumulator (atomics again), and the rounding on the device, compared bit for bit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A signal from the warp that solved a chain of extrsv's certified rows to the warps that use its
 // x (ExKokkos_TrsvCertifiedChain_impl.hpp): one mbarrier per chain in shared memory, completed
 // once, when the 32 lanes of the solving warp have arrived, and waited on by parity 0.

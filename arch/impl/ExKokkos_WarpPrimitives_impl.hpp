@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The warp primitives extrsv's certified chain uses (ExKokkos_TrsvCertifiedChain_impl.hpp), as
 // small named functions of the chain's width W: 32 is a CUDA warp (shuffles and ballots), 1 is a
 // single row on any backend, where each function is the identity of one lane. Backend-specific

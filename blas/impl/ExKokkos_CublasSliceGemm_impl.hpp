@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Ozaki schedule's slice GEMM on CUDA: cublasDgemm on the execution space's stream.
 //
 // Why a vendor GEMM may be used at all: the slices are integers of at most beta bits with

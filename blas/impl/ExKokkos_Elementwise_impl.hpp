@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The shared shape of ExKokkos' elementwise routines (exscal, exinvscal, exaxpy, exaxpby): one
 // independent, correctly rounded operation per element in a RangePolicy, so any partition gives
 // the same bits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The multi-level exact reduction behind exsum, exasum, exdot and exnrm2 (ExBLAS, Alg. 5/6):
 //   level 1: each thread adds its terms into a floating-point expansion in registers;
 //   level 2: expansions spill into long accumulators shared by the team (scratch memory, atomics);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgemm by error-free splitting (the Ozaki scheme: Ozaki, Ogita, Oishi, Rump, "Error-free
 // transformations of matrix multiplication by using fast routines of matrix multiplication and its
 // applications", Numer. Algorithms 59, 2012), made exact rather than accurate: every bit of every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The kernels behind exgemm. Every c_ij is a gemv output: the exact sum S_ij = sum_k op(A)(i, k)
 // op(B)(k, j), then one rounding of alpha S_ij + beta c_ij (core/ExKokkos_ScaledSumRounding.hpp).
 // So exgemm runs exgemv's schedules (ExKokkos_Gemv_impl.hpp) over all m * n outputs at once, in

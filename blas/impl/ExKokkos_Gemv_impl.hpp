@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The kernels behind exgemv. Every output y_i needs the exact sum S_i = sum_k op(A)(i, k) x(k)
 // and then one rounding of alpha S_i + beta y_i (core/ExKokkos_ScaledSumRounding.hpp). The
 // schedules differ only in how the terms of S_i reach an exact sink, so they give the same bits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // How a CPU thread walks a contiguous range of terms: W at a time through ExpansionLanes
 // (vectorized, latency hidden), blocks the lanes refuse and the tail through a scalar Expansion;
 // and how a GPU thread walks a strided range (accumulate_strided). Shared by the exact reductions

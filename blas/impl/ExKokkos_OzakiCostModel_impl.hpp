@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The cost model by which exgemm's Schedule::automatic chooses between the Ozaki schedule
 // (ExKokkos_GemmOzaki_impl.hpp) and the exact dot products, and between int8 and double slices.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The slices' digits of the Ozaki schedule (ExKokkos_GemmOzaki_impl.hpp): bit ranges of the
 // IEEE significand cut with integer shifts, so that no floating-point operation can round,
 // underflow or overflow whatever the magnitude of the data.

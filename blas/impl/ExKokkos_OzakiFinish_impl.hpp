@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Ozaki schedule's finishing (ExKokkos_GemmOzaki_impl.hpp describes the method): the diagonal
 // sums of the slice products of each element of C, scaled, summed exactly and rounded once as
 // RN(alpha S_ij + beta c_ij) by GemvFinish, the code every other schedule of exgemm uses.

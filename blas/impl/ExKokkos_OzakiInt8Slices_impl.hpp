@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Ozaki schedule with int8 slices (ExKokkos_GemmOzaki_impl.hpp describes the method): 7-bit
 // digits, |d| <= 127, so that an int8 x int8 GEMM with int32 sums (cuBLAS' integer tensor cores,
 // many times the FP64 rate; figures: docs/performance.md) computes the slice products exactly.

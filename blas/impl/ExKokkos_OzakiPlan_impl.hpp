@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The plan of the Ozaki schedule (ExKokkos_GemmOzaki_impl.hpp describes the method): whether the
 // scanned data can be split exactly, into how many slices of how many bits, within the limits on
 // slices and memory. The scan that gathers what it needs from the data is

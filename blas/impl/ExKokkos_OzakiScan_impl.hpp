@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The scan of the Ozaki schedule (ExKokkos_GemmOzaki_impl.hpp describes the method): for every
 // row of op(A) and column of op(B), the scale 2^e above its entries and its lowest set bit, in one
 // pass over each operand; then the plan that the scales allow (ExKokkos_OzakiPlan_impl.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Ozaki schedule's plain slice GEMM (ExKokkos_GemmOzaki_impl.hpp describes the method): a
 // Kokkos kernel for the product of the double slices on every backend, used where no vendor GEMM
 // is configured (ExKokkos_OzakiVendorGemm_impl.hpp) and by the tests as the vendors' reference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The Ozaki schedule's double slices (ExKokkos_GemmOzaki_impl.hpp describes the method): beta-bit
 // digits of op(A) and op(B) as integer-valued doubles, laid out so that one GEMM of (S m) x k x
 // (T n) forms every slice product, and the finishing's view of that product as diagonal sums.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Which GEMM multiplies the Ozaki schedule's slices (ExKokkos_GemmOzaki_impl.hpp describes the
 // method): cuBLAS on CUDA, Kokkos Kernels elsewhere, where ExKokkos was configured with them, else
 // the plain kernels (ExKokkos_OzakiSliceGemm_impl.hpp, ExKokkos_OzakiInt8Slices_impl.hpp). Every

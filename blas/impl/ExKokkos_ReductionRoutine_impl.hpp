@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The shared shape of the exact reduction routines (exsum, exasum, exdot, exnrm2): argument checks
 // in KokkosBlas' style, the empty case, and the two result forms (a rank-0 view filled without
 // blocking the host, or a scalar returned after a fence).

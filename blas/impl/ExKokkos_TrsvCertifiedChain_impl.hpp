@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The first launch of extrsv's certified rows (ExKokkos_TrsvCertifiedRows_impl.hpp): the rows of
 // a diagonal block solved in chains of W rows within one warp, x broadcast by shuffles.
 //

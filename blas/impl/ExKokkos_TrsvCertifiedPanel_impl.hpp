@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The panel of extrsv's certified rows: for each row q = p + i of a diagonal block, the
 // compensated sum (CompensatedSum, Dot2 of Ogita, Rump and Oishi) of -T(q, r) x_r over a range of
 // solved columns r < p, kept unrounded for the diagonal block (ExKokkos_TrsvCertifiedRows_impl.hpp:

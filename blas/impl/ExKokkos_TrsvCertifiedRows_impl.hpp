@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // extrsv's diagonal block with certified rows: the devices' default for doubles.
 //
 // The team diagonal block (TeamDiagonalBlockFunctor) pays, for every row, a chain of clearing a

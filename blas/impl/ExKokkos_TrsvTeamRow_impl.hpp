@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One row of extrsv's substitution solved exactly by a team: x_q = RN(RN(S_q) / T(q, q)) (or
 // RN(S_q) with a unit diagonal), S_q = b_q + sum_{from <= r < q} -T(q, r) x_r plus, optionally,
 // the exact sum of the columns before `from` (a panel's long accumulator).

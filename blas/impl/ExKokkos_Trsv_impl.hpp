@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The blocked substitution behind extrsv (ExTRSV of the ExBLAS papers). All eight variants are
 // one lower-triangular forward substitution on a relabelled matrix: with q = n-1-i when op(A) is
 // upper triangular (reversed order), T(q, r) = op(A)(idx(q), idx(r)) is lower triangular

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The argument checks every routine shares, in KokkosBlas' style: each throws
 // std::invalid_argument naming the routine and the values, and is called before anything is
 // written.

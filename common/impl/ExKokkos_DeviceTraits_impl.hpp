@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the kernels assume of a backend, in one place: whether it runs on the host's cores, the
 // largest team its kernels are compiled for, and the scratch memory any team may use.
 #ifndef EXKOKKOS_DEVICETRAITS_IMPL_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Default tuning per execution space, and the resolution of ExKokkos::Options into a launch
 // configuration. Defaults were chosen by measurement (perf_tests/; figures: docs/performance.md,
 // "Tuning measurements"); none of them changes a result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Compile-time facts about the arguments of the public routines: view ranks, the value types
 // ExKokkos reduces exactly, and the execution-space constraint with the check that a space can
 // read a view, each failing with a message that names what is wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The fixed-point format of ExKokkos' long (Kulisch) accumulator and the integer operations on it:
 // cutting a double or an exact product of two doubles into digit-sized chunks, carry
 // normalization, and negation. Shared by the host LongAccumulator and the team accumulators in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Correct rounding of a long accumulator to the nearest double or float (ties to even), in integer
 // arithmetic only, following the steps of docs/design.md ("One correct rounding"):
 //   1. normalize (done by the caller), 2. take the magnitude, 3. find the most significant bit,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Reading a binary floating-point number as sign * significand * 2^exponent with integer
 // operations only, and building one back. No conversion through a floating-point operation is
 // involved, so nothing here can round.

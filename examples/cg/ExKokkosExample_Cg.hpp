@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The conjugate-gradient method as Kokkos applications write it: a CRS matrix-vector product, axpby
 // updates in parallel_for, and a dot product that is a template parameter, so that the same
 // solver runs once with an ordinary dot product and once with ExKokkos::exdot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A compressed-row-storage (CRS) sparse matrix in Kokkos views, the 2D Poisson problem with a
 // variable coefficient assembled into it, and the sparse matrix-vector product y = A x.
 #ifndef EXKOKKOSEXAMPLE_CRSMATRIX_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Conjugate gradients with reproducible dot products.
 //
 // The same CG solver (ExKokkosExample_Cg.hpp) on the same sparse system, run with 1, 2, 3 and 4

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Running one example once per OpenMP thread count. Kokkos fixes its thread count at
 // initialization, so an example that compares thread counts starts itself again as a child
 // process with OMP_NUM_THREADS set, and reads what the child prints on its standard output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The ExKokkos demo: the same sum and dot product computed with ordinary parallel reductions and
 // with ExKokkos, for several OpenMP thread counts, next to the exact value from MPFR.
 //

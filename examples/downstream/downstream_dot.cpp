@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Built against an installed ExKokkos through find_package: a dot product whose exact value is
 // known (1 + 2^-60 - 1 = 2^-60, where a plain left-to-right sum gives 0), checked bit for bit.
 #include <ExKokkos.hpp>

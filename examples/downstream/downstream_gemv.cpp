@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Built against an installed ExKokkos through find_package: exgemv checked against two other
 // exact computations of the same numbers.
 //   1. alpha = 1, beta = 0: y_i = RN(sum_k op(A)_ik x_k) is by definition the dot product of row i

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Built against an installed ExKokkos through find_package: the batched LU and solve.
 //   1. exgetf2_batched on a batch of random matrices (LayoutRight, batch x n x n) gives the same
 //      factors, pivots and info, bit for bit, as exgetf2 on each matrix alone (copied into a

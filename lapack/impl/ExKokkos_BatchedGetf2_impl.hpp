@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Batched exgetf2's functor: one team per matrix, factored in place, in a copy in team scratch
 // memory (devices), or on the host by one thread with the trailing-update schedule.
 #ifndef EXKOKKOS_BATCHEDGETF2_IMPL_HPP

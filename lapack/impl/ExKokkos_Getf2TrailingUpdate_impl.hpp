@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgetf2 for one host core that factors a double matrix alone (Schedule::trailing_update): the
 // same entries as team_getf2 (ExKokkos_Getf2_impl.hpp), each RN of the same exact sum, reached in
 // the right-looking order. Every entry's certified first try (CompensatedSum) is kept in memory

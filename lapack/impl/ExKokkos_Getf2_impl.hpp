@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One team factors one matrix: the LU with partial pivoting of the ExBLAS LU paper (Iakymchuk,
 // Graillat, Defour, Quintana-Orti, "Hierarchical approach for deriving a reproducible unblocked LU
 // factorization", Alg. 7), every entry the same exact dot product rounded once. For every step j:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Solves with LU factors from exgetf2, for one thread of a team (batched) or around extrsv
 // (unbatched). Both evaluate the same definition, x_q = RN(RN(b_q - sum_r t_qr x_r) / t_qq) with
 // the sum exact, so a batched solve equals the unbatched one bit for bit.

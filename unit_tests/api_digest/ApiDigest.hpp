@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The shared parts of unit_tests/api_digest: the fixed input generator, the digest, and the
 // entry points of the files that call each part of the API (one file each, so that they compile
 // side by side and each in bounded memory).

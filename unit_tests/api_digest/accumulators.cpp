@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The accumulator calls of api_digest: LongAccumulator and the ExactSum reducer.
 #include "ApiDigest.hpp"
 

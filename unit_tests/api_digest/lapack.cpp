@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The LU calls of api_digest: exgetf2, exgetrs, exgesv and their batched forms.
 #include "ApiDigest.hpp"
 

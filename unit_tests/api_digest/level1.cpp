@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The level-1 calls of api_digest: every reduction and elementwise routine, double and float.
 #include "ApiDigest.hpp"
 

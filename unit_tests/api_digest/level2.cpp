@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The level-2 calls of api_digest: exgemv on every schedule and extrsv in all variants.
 #include "ApiDigest.hpp"
 

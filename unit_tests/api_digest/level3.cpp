@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The level-3 calls of api_digest: exgemm on every schedule and transposition.
 #include "ApiDigest.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A digest of the result bits of a fixed set of calls across the whole public API, on every
 // enabled host backend: one line per routine and backend ("<routine> <space> <16 hex digits>"),
 // then one line per routine with the digest it has on every backend. Exits non-zero when two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // libFuzzer target: the long accumulator against the MPFR oracle on arbitrary byte strings.
 //
 // The input is read as a program: each step takes one opcode byte and the bytes of its operands

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ExKokkosTest_GemvOracle.hpp"
 
 #include "ExKokkosTest_Oracle.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // MPFR oracles for the level-2 routines: one element of gemv rounded once, and the correctly
 // rounded solution of a triangular system. Finite inputs only (special values are tested by
 // hand); results may still overflow to +-inf.

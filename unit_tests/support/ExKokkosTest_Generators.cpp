@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ExKokkosTest_Generators.hpp"
 
 #include "ExKokkosTest_Oracle.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Input generators for the ExKokkos tests and benchmarks. Deterministic for a given
 // std::mt19937_64 state; none touches std::random_device.
 #ifndef EXKOKKOSTEST_GENERATORS_HPP

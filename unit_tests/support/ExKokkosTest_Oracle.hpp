@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The MPFR oracle of the ExKokkos tests: exact sums (and exact sums of products) of doubles,
 // rounded once at the end. It shares no code with ExKokkos' long accumulator.
 #ifndef EXKOKKOSTEST_ORACLE_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "ExKokkosTest_Triangular.hpp"
 
 #include "ExKokkosTest_GemvOracle.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Triangular test systems: well-conditioned ones and ill-conditioned ones whose Skeel condition
 // number follows a target (for extrsv's accuracy and refinement tests).
 #ifndef EXKOKKOSTEST_TRIANGULAR_HPP

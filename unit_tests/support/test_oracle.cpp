@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The oracle checks itself: hand-worked values, agreement with the hardware where one IEEE
 // operation is the exact answer, and the claims of the generators.
 #include "ExKokkosTest_GemvOracle.hpp"
