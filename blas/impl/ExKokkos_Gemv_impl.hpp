@@ -299,11 +299,9 @@ struct InnerLanesFunctor {
     finish(i, acc.get());
   }
 
-  // Terms k W + j of output i, k < steps, as step k of lane j; past the last term, the factors
-  // -0 and +0, whose product -0 changes neither the sum nor the errors, nor the sign of an exact
-  // zero sum (IEEE: -0 is the identity of addition, while a +0 term would turn a sum of -0
-  // products into +0), and only adds to the count of error terms, which makes the margin larger,
-  // never wrong.
+  // Terms k W + j of output i, k < steps, as step k of lane j; past the last term, zero factors
+  // (exact zeros: they change neither the sum nor the errors, and only add to the count of
+  // error terms, which makes the margin larger, never wrong).
   struct Blocks {
     const terms_type& terms;
     std::int64_t first, last;
@@ -312,7 +310,7 @@ struct InnerLanesFunctor {
       if (t < last) {
         terms(t, a, b);
       } else {
-        a = -0.0;
+        a = 0.0;
         b = 0.0;
       }
     }
