@@ -6,6 +6,8 @@
 
 #include "ExKokkos_ExactReduce_impl.hpp"
 
+#include <impl/ExKokkos_CanonicalViews_impl.hpp>
+
 #include <impl/ExKokkos_ArgumentChecks_impl.hpp>
 #include <impl/ExKokkos_ViewTraits_impl.hpp>
 
