@@ -386,7 +386,7 @@ extract_sources() {
 }
 
 # No source fixes are needed: GCC 12.2 (bookworm) builds both packages unmodified in this
-# configuration (checked 2026-11). A fix for another compiler would go here, as a minimal sed/patch on
+# configuration. A fix for another compiler would go here, as a minimal sed/patch on
 # the extracted copy, with a RECIPE_REVISION bump.
 
 # Verify that the prefix has what ExKokkos relies on, then stamp it.

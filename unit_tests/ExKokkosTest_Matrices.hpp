@@ -68,8 +68,8 @@ Kokkos::View<T*, ViewLayout, typename Space::memory_space> to_vector(const std::
 }
 
 // The elements of a rank-2 view of any layout and memory space, row by row, on the host. Through
-// the span (host_copy): Kokkos cannot deep_copy a strided device view with gaps to the host (the
-// gemm tests failed so on the H100, 2026-11-24).
+// the span (host_copy): Kokkos refuses to deep_copy a strided device view with gaps to the host,
+// which the tests' LayoutStride operands are.
 template <class View>
 std::vector<typename View::non_const_value_type> matrix_elements(const View& v) {
   const auto h = host_copy(v);

@@ -97,9 +97,9 @@ TEST(Trsv, ForwardErrorNeverWorseThanOrdinaryDouble) {
   }
 }
 
-// Seed Alg. 6's claim, measured: the fraction of components equal to the correctly rounded exact
-// solution after at most three refinement steps, by condition number. The goal: all of them up
-// to 1e12.
+// The ExTRSV paper's refinement claim (its Alg. 6), measured: the fraction of components equal to
+// the correctly rounded exact solution after at most three refinement steps, by condition number.
+// The goal: all of them up to 1e12.
 TEST(Trsv, RefinementReachesTheCorrectlyRoundedSolution) {
   Rng rng(5);
   const Variant lower{'L', 'N', 'N'};

@@ -143,7 +143,7 @@ TEST(Gemm, EveryAlphaBetaPair) {
     }
 }
 
-// The earlier GPU implementation ignored alpha and beta and rounded C twice. With alpha and beta
+// A defect to guard against: alpha and beta ignored, or C rounded twice. With alpha and beta
 // away from 1 and 0, rounding the sum before scaling gives other bits in a good share of the
 // elements: the oracle comparison sees that, and this checks that the data make it visible.
 TEST(Gemm, RoundsOnceWithAlphaAndBeta) {

@@ -1,5 +1,5 @@
-// Hand-checked cases for every branch of the long accumulator's rounding, the known failures of
-// earlier implementations (docs/design.md, "Pitfalls the tests guard against"), IEEE special
+// Hand-checked cases for every branch of the long accumulator's rounding, the known ways to get
+// exact summation wrong (docs/design.md, "Pitfalls the tests guard against"), IEEE special
 // values and signs of zero, products beyond the double range, and the carry-save headroom.
 // Expected values are worked out in the comments and checked against the MPFR oracle as well;
 // comparisons are bitwise.
@@ -53,7 +53,7 @@ const double dbl_max = std::numeric_limits<double>::max();
 const double inf = std::numeric_limits<double>::infinity();
 const double nan = std::numeric_limits<double>::quiet_NaN();
 
-// --- Defects of earlier implementations (docs/design.md, "Pitfalls the tests guard against") --
+// --- Known ways to get it wrong (docs/design.md, "Pitfalls the tests guard against") ---------
 
 TEST(LongAccumulatorKnownFailures, TinyTermBelowLargeOne) {
   // 2^52 + 2^-60: the tiny term is far below half an ulp (0.5): the result is 2^52, not 2^52+1.

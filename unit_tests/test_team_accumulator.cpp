@@ -242,7 +242,7 @@ struct PlainCopy {
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const { y(i) = x(i); }
 };
 
-// The multi-level reduction, its merge and its rounding are one kernel launch (issue 3): no
+// The multi-level reduction, its merge and its rounding are one kernel launch: no
 // clearing kernel, no separate rounding launch, for the rank-0 view form and the scalar form.
 TEST(TeamAccumulator, ExactReductionIsOneLaunch) {
   using Space = Kokkos::DefaultExecutionSpace;
