@@ -4,7 +4,7 @@
 // how they are split). The exception is refinement_steps, which changes extrsv's and exgesv's
 // results (towards the correctly rounded solution); the result of a given setting is still the
 // same on every backend. A zero means "the default for this execution space"
-// (blas/impl/ExKokkos_Tuning_impl.hpp; docs/options.md).
+// (common/impl/ExKokkos_Tuning_impl.hpp; docs/options.md).
 #ifndef EXKOKKOS_OPTIONS_HPP
 #define EXKOKKOS_OPTIONS_HPP
 

@@ -143,7 +143,7 @@ void register_level1_wide(int log2n, bool full_range) {
 
 // exdot at n = 2^27 under other tuning settings than the defaults (expansion size, early exit,
 // team and league size, accumulators per team), each beside cublasDdot: what the device defaults
-// in blas/impl/ExKokkos_Tuning_impl.hpp are chosen from. Every setting gives the same bits.
+// in common/impl/ExKokkos_Tuning_impl.hpp are chosen from. Every setting gives the same bits.
 // Named "exdot_<setting>/<data>/<n>"; returns the pairs for the ratio table.
 Pairs register_tuning(int log2n, bool lognormal) {
   const std::size_t n = std::size_t(1) << log2n;
