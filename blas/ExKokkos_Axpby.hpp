@@ -83,6 +83,7 @@ void exaxpby(const ExecSpace& space, typename YView::non_const_value_type alpha,
              typename YView::non_const_value_type beta, const YView& y) {
   Impl::require_accessible<ExecSpace, XView>();
   Impl::require_accessible<ExecSpace, YView>();
+  const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exaxpby");
   Impl::check_elementwise_views("ExKokkos::exaxpby", y, x);
   Impl::launch_axpby(space, "ExKokkos::exaxpby", alpha, x, beta, y);
 }
@@ -103,6 +104,7 @@ void exaxpy(const ExecSpace& space, typename YView::non_const_value_type alpha, 
             const YView& y) {
   Impl::require_accessible<ExecSpace, XView>();
   Impl::require_accessible<ExecSpace, YView>();
+  const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exaxpy");
   Impl::check_elementwise_views("ExKokkos::exaxpy", y, x);
   Impl::launch_axpby(space, "ExKokkos::exaxpy", alpha, x, 1, y);
 }

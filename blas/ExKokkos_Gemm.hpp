@@ -137,6 +137,10 @@ void exgemm(const ExecSpace& space, const char transA[], const char transB[],
   static_assert(!std::is_const<typename CView::value_type>::value,
                 "ExKokkos::exgemm: C must not be const");
   const char* routine = "ExKokkos::exgemm";
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::validate_options(space, routine, Impl::OptionUses::gemm(), options,
+                         Impl::ProblemFacts{std::int64_t(C.extent(0)) * std::int64_t(C.extent(1)),
+                                            Impl::gemm_tiles_max_panel<ExecSpace>(options)});
   const bool trans_a = Impl::parse_flag(routine, "transA", transA, "NTC") != 'N';
   const bool trans_b = Impl::parse_flag(routine, "transB", transB, "NTC") != 'N';
   Impl::check_gemm_extents(routine, trans_a, trans_b, A, B, C);

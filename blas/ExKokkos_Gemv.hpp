@@ -69,6 +69,9 @@ void exgemv(const ExecSpace& space, const char trans[], typename YView::const_va
   static_assert(!std::is_const<typename YView::value_type>::value,
                 "ExKokkos::exgemv: y must not be const");
   const char* routine = "ExKokkos::exgemv";
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::validate_options(space, routine, Impl::OptionUses::gemv(), options,
+                         Impl::ProblemFacts{std::int64_t(y.extent(0))});
   const bool transposed = Impl::parse_trans(routine, trans);
   Impl::check_gemv_extents(routine, transposed, A, x, y);
   if (y.extent(0) == 0) return;

@@ -44,6 +44,7 @@ void exscal(const ExecSpace& space, const YView& y, typename YView::non_const_va
             const XView& x) {
   Impl::require_accessible<ExecSpace, YView>();
   Impl::require_accessible<ExecSpace, XView>();
+  const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exscal");
   Impl::check_elementwise_views("ExKokkos::exscal", y, x);
   Impl::for_each_element(space, "ExKokkos::exscal", y.extent(0),
                          Impl::ScalFunctor<YView, XView>{y, x, alpha});
@@ -64,6 +65,7 @@ void exinvscal(const ExecSpace& space, const YView& y, typename YView::non_const
                const XView& x) {
   Impl::require_accessible<ExecSpace, YView>();
   Impl::require_accessible<ExecSpace, XView>();
+  const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exinvscal");
   Impl::check_elementwise_views("ExKokkos::exinvscal", y, x);
   Impl::for_each_element(space, "ExKokkos::exinvscal", y.extent(0),
                          Impl::InvScalFunctor<YView, XView>{y, x, alpha});

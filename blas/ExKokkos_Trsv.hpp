@@ -48,6 +48,9 @@ int extrsv(const ExecSpace& space, const char uplo[], const char trans[], const 
   static_assert(!std::is_const<typename BView::value_type>::value,
                 "ExKokkos::extrsv: b must not be const");
   const char* routine = "ExKokkos::extrsv";
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::validate_options(space, routine, Impl::OptionUses::trsv(), options,
+                         Impl::ProblemFacts{std::int64_t(A.extent(0))});
   const bool lower = Impl::parse_flag(routine, "uplo", uplo, "LU") == 'L';
   const bool transposed = Impl::parse_trans(routine, trans);
   const bool unit = Impl::parse_flag(routine, "diag", diag, "NU") == 'U';
@@ -57,7 +60,6 @@ int extrsv(const ExecSpace& space, const char uplo[], const char trans[], const 
         << A.extent(1) << " and b.extent(0) = " << b.extent(0);
     throw std::invalid_argument(msg.str());
   }
-  Impl::check_option(options.refinement_steps >= 0, routine, "refinement_steps < 0");
   // op(A) is lower triangular when A is lower and not transposed, or upper and transposed;
   // otherwise the substitution runs backwards (Reversed).
   const bool reversed = lower == transposed;

@@ -8,7 +8,8 @@
 //  - Kokkos::fma exists only from 4.0;
 //  - Kokkos::bit_cast exists only from 4.1;
 //  - Kokkos::atomic_fetch_add in 3.4 deduces its value type from both arguments, so the helpers
-//    below take exactly typed arguments.
+//    below take exactly typed arguments;
+//  - OpenMP kernels start only from the thread that initialized Kokkos before 4.0.
 #ifndef EXKOKKOS_COMPAT_HPP
 #define EXKOKKOS_COMPAT_HPP
 
@@ -233,6 +234,21 @@ KernelQueue kernel_queue(const ExecSpace& space) {
 template <class ExecSpace>
 int concurrency(const ExecSpace& space) {
   return static_cast<int>(space.concurrency());
+}
+
+// Whether Kokkos' OpenMP backend would refuse to start a kernel from the calling thread. Kokkos 3
+// runs OpenMP kernels only from the thread that initialized Kokkos and outside parallel regions
+// (anything else throws "in parallel or not initialized" at the launch, after a routine may have
+// launched other kernels); OpenMP::in_parallel tells. From 4.0 every thread may launch (each
+// launch holds its instance's mutex) and in_parallel is deprecated, so only a parallel region
+// (omp_in_parallel, tested by the caller) is left to refuse.
+template <class ExecSpace>
+bool openmp_refuses_this_thread(const ExecSpace&) {
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION < 40000
+  if constexpr (std::is_same<ExecSpace, Kokkos::OpenMP>::value)
+    return Kokkos::OpenMP::in_parallel();
+#endif
+  return false;
 }
 
 }  // namespace compat

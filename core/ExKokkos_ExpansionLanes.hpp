@@ -177,6 +177,9 @@ class ExpansionLanes {
   // of all lanes (shared sink only: the leftovers go to it). For one output walked by all the
   // lanes (exgemv's inner_lanes), whose slots can then often be rounded without a long
   // accumulator. A head below 2^1000 gains at most one bit per halving (below 2^1005 at W = 32).
+  // Sign of zero: only the heads say whether every term was -0 (see Expansion); a zero below the
+  // head (a cleared slot, or a TwoSum error of +0) says nothing, so it is carried as -0, the
+  // identity of addition, lest it turn a head of -0 into +0.
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void fold(Sink& sink) {
     static_assert((W & (W - 1)) == 0, "fold needs a power-of-two number of lanes");
@@ -187,6 +190,7 @@ class ExpansionLanes {
         EXKOKKOS_SIMD
         for (int j = 0; j < h; ++j) {
           double carry = slot_[i][j + h];
+          if (i > 0 && carry == 0.0) carry = -0.0;
           slot_[i][j + h] = i == 0 ? -0.0 : 0.0;
           cascade_lane<0>(j, carry);
           x[j] = carry;

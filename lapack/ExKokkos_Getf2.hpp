@@ -19,6 +19,8 @@
 
 #include <ExKokkos_Options.hpp>
 #include <impl/ExKokkos_ArgumentChecks_impl.hpp>
+#include <impl/ExKokkos_HostCall_impl.hpp>
+#include <impl/ExKokkos_OptionChecks_impl.hpp>
 #include <impl/ExKokkos_Tuning_impl.hpp>
 #include <impl/ExKokkos_ViewTraits_impl.hpp>
 
@@ -28,12 +30,10 @@
 namespace ExKokkos {
 namespace Impl {
 
+// (Options are validated by the public routines: common/impl/ExKokkos_OptionChecks_impl.hpp.)
 template <class ExecSpace>
 int lu_expansion_size(const Options& o) {
-  const int n = o.expansion_size > 0 ? o.expansion_size : (is_host_space<ExecSpace>() ? 3 : 4);
-  check_option(n == 2 || n == 3 || n == 4 || n == 6 || n == 8, "ExKokkos::exgetf2",
-               "expansion_size = " + std::to_string(n) + " (must be 2, 3, 4, 6 or 8)");
-  return n;
+  return o.expansion_size > 0 ? o.expansion_size : (is_host_space<ExecSpace>() ? 3 : 4);
 }
 
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
@@ -42,21 +42,12 @@ int lu_expansion_size(const Options& o) {
 // two from there, the fastest in bench_cuda_lapack; teams of 8 and 16 are slower at every size,
 // n = 8 included (figures: docs/performance.md).
 //
-// Devices take at most 64 threads per matrix: the launch bounds (BatchedLuPolicy: 64 threads and
-// 16 teams per multiprocessor in place) cap the kernel at 65536 / (64 * 16) = 64 registers.
-// Uncapped, the rounding path of the exact entry update (a long accumulator, used only when an
-// expansion overflows or a rounding is not certified) gave the whole kernel 255 registers and held
-// a multiprocessor to 8 teams of 32 threads; capped, that path spills to local memory (a 2.8 KiB
-// stack) and 32 teams fit, which makes the kernel two to three times faster; caps of 128 and 32
-// registers are slower (figures: docs/performance.md).
-constexpr int device_lu_max_team_size = 64;
+// Devices take at most device_lu_max_team_size (64) threads per matrix
+// (common/impl/ExKokkos_DeviceTraits_impl.hpp says why).
 
 template <class ExecSpace>
 int batched_lu_team_size(const Options& o, int n) {
   const bool host = is_host_space<ExecSpace>();
-  check_option(host || o.team_size <= device_lu_max_team_size, "ExKokkos::exgetf2",
-               "team_size = " + std::to_string(o.team_size) + " (at most " +
-                   std::to_string(device_lu_max_team_size) + " on this backend)");
   if (o.team_size > 0) return o.team_size;
   return host ? 1 : (n >= 64 ? 64 : 32);
 }
@@ -85,9 +76,6 @@ LuStaging lu_staging(const Options& o, int m, int n) {
   LuStaging s;
   s.ld = LuStaging::row_stride(n);
   const bool fits = s.bytes<T>(m) <= 48 * 1024;
-  check_option(
-      o.stage_in_scratch >= -1 && o.stage_in_scratch <= 1, "ExKokkos::exgetf2",
-      "stage_in_scratch = " + std::to_string(o.stage_in_scratch) + " (must be -1, 0 or 1)");
   const bool stage =
       o.stage_in_scratch == 1 || (o.stage_in_scratch == -1 && !is_host_space<ExecSpace>());
   if (!stage || !fits || m == 0 || n == 0) s.ld = 0;
@@ -141,6 +129,26 @@ inline void check_pivots(const char* routine, std::size_t m, std::size_t n,
   }
 }
 
+// Every argument of exgetf2_batched (A batch x m x n, ipiv batch x min(m, n), info batch) and its
+// options; exgetf2 checks the batch of one it makes.
+template <class ExecSpace, class AView, class PivView, class InfoView>
+void check_batched_getf2(const ExecSpace& space, const char* routine, const AView& A,
+                         const PivView& ipiv, const InfoView& info, const Options& options,
+                         const OptionUse& use) {
+  validate_options(space, routine, use, options);
+  check_int_extent(routine, "A.extent(0)", A.extent(0));
+  check_int_extent(routine, "A.extent(1)", A.extent(1));
+  check_int_extent(routine, "A.extent(2)", A.extent(2));
+  check_pivots(routine, A.extent(1), A.extent(2), ipiv.extent(1));
+  if (ipiv.extent(0) != A.extent(0) || info.extent(0) != A.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": A holds " << A.extent(0)
+        << " matrices but ipiv.extent(0) = " << ipiv.extent(0)
+        << " and info.extent(0) = " << info.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class PivView, class InfoView,
@@ -156,14 +164,8 @@ void exgetf2_batched(const ExecSpace& space, const AView& A, const PivView& ipiv
   static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
                 "ExKokkos::exgetf2_batched: A must hold double or float");
   const char* routine = "ExKokkos::exgetf2_batched";
-  Impl::check_pivots(routine, A.extent(1), A.extent(2), ipiv.extent(1));
-  if (ipiv.extent(0) != A.extent(0) || info.extent(0) != A.extent(0)) {
-    std::ostringstream msg;
-    msg << routine << ": A holds " << A.extent(0)
-        << " matrices but ipiv.extent(0) = " << ipiv.extent(0)
-        << " and info.extent(0) = " << info.extent(0);
-    throw std::invalid_argument(msg.str());
-  }
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::check_batched_getf2(space, routine, A, ipiv, info, options, Impl::OptionUses::getf2());
   if (A.extent(0) == 0) return;
   Impl::launch_batched_getf2(space, A, ipiv, info, options);
 }
@@ -178,7 +180,12 @@ int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
                 "ExKokkos::exgetf2: A must be rank 2 and ipiv rank 1");
   static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
                 "ExKokkos::exgetf2: A must hold double or float");
-  Impl::check_pivots("ExKokkos::exgetf2", A.extent(0), A.extent(1), ipiv.extent(0));
+  const char* routine = "ExKokkos::exgetf2";
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::validate_options(space, routine, Impl::OptionUses::getf2(), options);
+  Impl::check_int_extent(routine, "A.extent(0)", A.extent(0));
+  Impl::check_int_extent(routine, "A.extent(1)", A.extent(1));
+  Impl::check_pivots(routine, A.extent(0), A.extent(1), ipiv.extent(0));
   // A batch of one: the same team code as the batched form, so the bits agree by construction.
   using Mem = typename ExecSpace::memory_space;
   const auto A3 = Kokkos::View<typename AView::non_const_value_type***, Kokkos::LayoutStride, Mem,
@@ -187,7 +194,7 @@ int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
   const auto P2 = Kokkos::View<typename PivView::non_const_value_type**, Kokkos::LayoutStride, Mem,
                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
       ipiv.data(), Kokkos::LayoutStride(1, 0, ipiv.extent(0), ipiv.stride(0)));
-  const Kokkos::View<int*, Mem> info("ExKokkos::exgetf2::info", 1);
+  const Kokkos::View<int*, Mem> info(Kokkos::view_alloc(space, "ExKokkos::exgetf2::info"), 1);
   if (A.extent(0) == 0 || A.extent(1) == 0) return 0;
   Impl::launch_batched_getf2(space, A3, P2, info, options);
   int result = 0;

@@ -21,6 +21,7 @@
 
 #include <ExKokkos_Gemv.hpp>
 #include <ExKokkos_Trsv.hpp>
+#include <impl/ExKokkos_PivotChecks_impl.hpp>
 
 namespace ExKokkos {
 
@@ -44,6 +45,10 @@ void getrs_column(const ExecSpace& space, bool transposed, const AView& LU, cons
                   const BView& b, const Options& options) {
   Options o = options;
   o.refinement_steps = 0;
+  // exgesv's schedule chooses exgetf2's; extrsv takes its default for those it has not.
+  if (o.schedule == Schedule::trailing_update ||
+      (!is_host_space<ExecSpace>() && (schedule_bit(o.schedule) & host_schedules) != 0))
+    o.schedule = Schedule::automatic;
   const Kokkos::RangePolicy<ExecSpace> one(space, 0, 1);
   if (!transposed) {
     Kokkos::parallel_for("ExKokkos::exgetrs::swaps", one,
@@ -82,6 +87,27 @@ struct Columns<BView, 2> {
   static auto column(const BView& b, std::size_t c) { return Kokkos::subview(b, Kokkos::ALL(), c); }
 };
 
+// exgesv_batched's arguments beyond exgetf2_batched's: A batch x n x n, B batch x n, and steps
+// empty or one entry per system (it is written whenever it is not empty), which must hold one
+// entry per system when refinement is asked for.
+template <class AView, class BView, class StepsView>
+void check_batched_gesv(const char* routine, const AView& A, const BView& B, const StepsView& steps,
+                        const Options& options) {
+  static_assert(static_cast<int>(AView::rank) == 3 && static_cast<int>(BView::rank) == 2 &&
+                    static_cast<int>(StepsView::rank) == 1,
+                "ExKokkos::exgesv_batched: A batch x n x n, B batch x n, steps batch");
+  const std::size_t batch = A.extent(0), n = A.extent(1);
+  const bool steps_ok =
+      steps.extent(0) == batch || (steps.extent(0) == 0 && options.refinement_steps == 0);
+  if (A.extent(2) != n || B.extent(0) != batch || B.extent(1) != n || !steps_ok) {
+    std::ostringstream msg;
+    msg << routine << ": A is " << batch << " x " << n << " x " << A.extent(2) << ", B "
+        << B.extent(0) << " x " << B.extent(1) << " and steps " << steps.extent(0)
+        << ": they must be batch x n x n, batch x n, and batch (or empty without refinement)";
+    throw std::invalid_argument(msg.str());
+  }
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class PivView, class BView,
@@ -94,8 +120,13 @@ void exgetrs(const ExecSpace& space, const char trans[], const AView& LU, const 
   static_assert(static_cast<int>(BView::rank) == 1 || static_cast<int>(BView::rank) == 2,
                 "ExKokkos::exgetrs: B must be rank 1 or 2");
   const char* routine = "ExKokkos::exgetrs";
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::validate_options(space, routine, Impl::OptionUses::getrs(), options,
+                         Impl::ProblemFacts{std::int64_t(LU.extent(0))});
   const bool transposed = Impl::parse_trans(routine, trans);
   Impl::check_factors(routine, LU, ipiv, B.extent(0));
+  Impl::check_int_extent(routine, "LU.extent(0)", LU.extent(0));
+  Impl::check_pivot_range(space, routine, ipiv, 1, std::int64_t(LU.extent(0)));
   for (std::size_t c = 0; c < Impl::Columns<BView>::count(B); ++c)
     Impl::getrs_column(space, transposed, LU, ipiv, Impl::Columns<BView>::column(B, c), options);
 }
@@ -110,8 +141,11 @@ GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, c
   using T = typename AView::non_const_value_type;
   using Mem = typename ExecSpace::memory_space;
   const char* routine = "ExKokkos::exgesv";
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::validate_options(space, routine, Impl::OptionUses::gesv(), options,
+                         Impl::ProblemFacts{std::int64_t(A.extent(0))});
   Impl::check_factors(routine, A, ipiv, B.extent(0));
-  Impl::check_option(options.refinement_steps >= 0, routine, "refinement_steps < 0");
+  Impl::check_int_extent(routine, "A.extent(0)", A.extent(0));
   const std::size_t n = A.extent(0);
   Kokkos::View<T**, Kokkos::LayoutLeft, Mem> original;
   if (options.refinement_steps > 0) {
@@ -121,7 +155,7 @@ GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, c
   GesvResult result;
   result.info = exgetf2(space, A, ipiv, options);
   if (result.info != 0) return result;
-  Kokkos::View<T*, Mem> b0("b", n), d("d", n);
+  Kokkos::View<T*, Mem> b0(Kokkos::view_alloc(space, "b"), n), d(Kokkos::view_alloc(space, "d"), n);
   for (std::size_t c = 0; c < Impl::Columns<BView>::count(B); ++c) {
     const auto x = Impl::Columns<BView>::column(B, c);
     if (options.refinement_steps > 0) Kokkos::deep_copy(space, b0, x);
@@ -209,6 +243,8 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
   static_assert(static_cast<int>(LUView::rank) == 3 && static_cast<int>(BView::rank) == 2,
                 "ExKokkos::exgetrs_batched: LU batch x n x n, ipiv batch x n, B batch x n");
   const char* routine = "ExKokkos::exgetrs_batched";
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::validate_options(space, routine, Impl::OptionUses::getrs_batched(), options);
   const bool transposed = Impl::parse_trans(routine, trans);
   if (LU.extent(1) != LU.extent(2) || ipiv.extent(1) != LU.extent(1) ||
       B.extent(1) != LU.extent(1) || ipiv.extent(0) != LU.extent(0) ||
@@ -219,6 +255,10 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
         << B.extent(1) << ": they must be batch x n x n, batch x n and batch x n";
     throw std::invalid_argument(msg.str());
   }
+  Impl::check_int_extent(routine, "LU.extent(0)", LU.extent(0));
+  Impl::check_int_extent(routine, "LU.extent(1)", LU.extent(1));
+  Impl::check_pivot_range(space, routine, ipiv, std::int64_t(LU.extent(0)),
+                          std::int64_t(LU.extent(1)));
   if (LU.extent(0) == 0) return;
   const int team_size = options.team_size > 0 ? options.team_size : 1;
   Impl::with_expansion_size(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
@@ -247,9 +287,10 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
   using T = typename AView::non_const_value_type;
   using Mem = typename ExecSpace::memory_space;
   const char* routine = "ExKokkos::exgesv_batched";
-  Impl::check_option(options.refinement_steps >= 0, routine, "refinement_steps < 0");
-  if (options.refinement_steps > 0 && steps.extent(0) != A.extent(0))
-    throw std::invalid_argument(std::string(routine) + ": steps must have one entry per system");
+  const Impl::HostCall<ExecSpace> call(space, routine);
+  Impl::check_batched_getf2(space, routine, A, ipiv, info, options,
+                            Impl::OptionUses::gesv_batched());
+  Impl::check_batched_gesv(routine, A, B, steps, options);
   const std::size_t batch = A.extent(0), n = A.extent(1);
   Kokkos::View<T***, Kokkos::LayoutRight, Mem> original;
   Kokkos::View<T**, Kokkos::LayoutRight, Mem> b0, d;
@@ -257,14 +298,14 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
     original =
         decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A"), batch, n, n);
     Kokkos::deep_copy(space, original, A);
-    b0 = decltype(b0)("b0", batch, n);
-    d = decltype(d)("d", batch, n);
+    b0 = decltype(b0)(Kokkos::view_alloc(space, "b0"), batch, n);
+    d = decltype(d)(Kokkos::view_alloc(space, "d"), batch, n);
   }
   exgetf2_batched(space, A, ipiv, info, options);
   if (batch == 0) return;
   const int team_size = options.team_size > 0 ? options.team_size : 1;
   // Unsolved systems (info > 0) keep B: solve into a copy and take only the good ones.
-  Kokkos::View<T**, Kokkos::LayoutRight, Mem> x("x", batch, n);
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> x(Kokkos::view_alloc(space, "x"), batch, n);
   Kokkos::deep_copy(space, x, B);
   Impl::with_expansion_size(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
     using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, AView, PivView,

@@ -7,6 +7,8 @@
 
 #include "ExKokkos_ReductionRoutine_impl.hpp"
 
+#include <impl/ExKokkos_HostCall_impl.hpp>
+
 namespace ExKokkos {
 namespace Impl {
 

@@ -125,6 +125,13 @@ struct SpillFlag {
 // expansion spilled writes nothing and is listed in spilled_tiles (entry 0 counts them) for the
 // exact fallback. Elements, tiles and panels only split the same exact sums: every tiling, team
 // and league size gives the same bits.
+// Team scratch of a tile of the tiles schedule: panels of op(A) (tile_m x panel_k) and op(B)
+// (panel_k x tile_n) as doubles, and two spill counters.
+inline std::size_t gemm_tiles_scratch_bytes(int tile_m, int tile_n, std::int64_t panel_k) {
+  return sizeof(double) * std::size_t(panel_k) * std::size_t(tile_m + tile_n) +
+         sizeof(std::uint32_t) * 2;
+}
+
 template <class ExecSpace, class OpA, class OpB, class CView, int N>
 struct GemmTilesFunctor {
   static constexpr int per_thread = 4;
@@ -141,8 +148,7 @@ struct GemmTilesFunctor {
   TileList spilled_tiles;
 
   static std::size_t scratch_size(int tile_m, int tile_n, int panel_k) {
-    return sizeof(double) * std::size_t(panel_k) * std::size_t(tile_m + tile_n) +
-           sizeof(std::uint32_t) * 2;
+    return gemm_tiles_scratch_bytes(tile_m, tile_n, panel_k);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
@@ -300,6 +306,21 @@ struct ScaleMatrixFunctor {
   }
 };
 
+// The deepest panel (block_size) whose tile fits the team scratch memory of ExecSpace with the
+// team size options ask for (validate_options refuses deeper ones: Kokkos would otherwise try to
+// allocate that scratch for every host thread, or refuse the launch, after C was partly written).
+template <class ExecSpace>
+std::int64_t gemm_tiles_max_panel(const Options& options) {
+  // (a team size beyond any backend's is refused by validate_options; it only must not overflow)
+  const int team =
+      options.team_size > 0 ? std::min(options.team_size, 1 << 20) : default_team_size<ExecSpace>();
+  const TileShape shape = tile_shape(team, 4, 1);
+  const std::size_t fixed = gemm_tiles_scratch_bytes(shape.tile_m, shape.tile_n, 0);
+  const std::size_t most = std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  const std::size_t per_depth = sizeof(double) * std::size_t(shape.tile_m + shape.tile_n);
+  return most > fixed ? std::int64_t((most - fixed) / per_depth) : 1;
+}
+
 // exgemv's configuration, and the tiles schedule: the default on devices, where a team per
 // output would clear and reduce a team accumulator for every element of C. Its fallback runs
 // team_per_output with the same settings.
@@ -307,9 +328,6 @@ template <class ExecSpace, class Flat>
 GemvConfig resolve_gemm_config(const ExecSpace& space, const Options& options, const Flat& flat,
                                bool is_double) {
   const char* routine = "ExKokkos::exgemm";
-  check_option(options.block_size >= 0, routine, "block_size (must not be negative)");
-  check_option(options.schedule != Schedule::output_block, routine,
-               "schedule (output_block is exgemv's)");
   const bool tiles = options.schedule == Schedule::tiles ||
                      (options.schedule == Schedule::automatic && !is_host_space<ExecSpace>());
   Options o = options;

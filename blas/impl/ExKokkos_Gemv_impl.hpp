@@ -616,14 +616,14 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
   const std::int64_t per_output = k_count * (2 + c.launch.expansion_size) +
                                   std::int64_t(c.launch.team_size) * c.launch.expansion_size;
   check_option(per_output < std::int64_t(AccumulatorFormat::deposit_capacity), routine,
-               "team_per_output with " + std::to_string(k_count) + " terms per output");
+               "inner dimension " + std::to_string(k_count) +
+                   " (more terms per output than one team accumulator's headroom allows on every "
+                   "schedule, about 2^31 / (2 + expansion_size): docs/level2.md)");
   c.launch.league_size =
       opt.league_size > 0
           ? opt.league_size
           : static_cast<int>(std::min<std::int64_t>(op.outputs(), host ? 1 << 16 : 1 << 20));
-  c.schedule = opt.schedule;
-  check_option(c.schedule != Schedule::tiles, routine, "schedule (tiles is exgemm's)");
-  check_option(c.schedule != Schedule::ozaki, routine, "schedule (ozaki is exgemm's)");
+  c.schedule = opt.schedule;  // one the routine takes (validate_options)
   if (c.schedule == Schedule::automatic) {
     if (!host)
       c.schedule = Schedule::output_block;
@@ -632,9 +632,6 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
     else
       c.schedule = op.inner_contiguous() ? Schedule::inner_lanes : Schedule::output_lanes;
   }
-  check_option(
-      host || c.schedule == Schedule::team_per_output || c.schedule == Schedule::output_block,
-      routine, "schedule (output_lanes and inner_lanes are host schedules)");
   if (c.schedule == Schedule::output_block) {
     const int t = c.launch.team_size;
     check_option(t <= 256 && (t <= 32 || t % 32 == 0), routine,

@@ -8,6 +8,8 @@
 #include "ExKokkos_ExactReduce_impl.hpp"
 
 #include <impl/ExKokkos_ArgumentChecks_impl.hpp>
+#include <impl/ExKokkos_HostCall_impl.hpp>
+#include <impl/ExKokkos_OptionChecks_impl.hpp>
 #include <impl/ExKokkos_ViewTraits_impl.hpp>
 
 #include <sstream>
@@ -26,6 +28,8 @@ void reduce_into_with(const ExecSpace& space, const RView& r, const Terms& terms
                       int deposits_per_element, const Options& options, const char* routine,
                       const Finisher& finish) {
   static_assert(is_rank0_view<RView>(), "the result must be a rank-0 view");
+  const HostCall<ExecSpace> call(space, routine);
+  validate_options(space, routine, OptionUses::reduction(), options, ProblemFacts{n});
   const LaunchConfig config = resolve_reduction_config(
       space,
       with_level1_defaults(space, options, reduction_teams_per_multiprocessor(Terms::is_product)),
@@ -51,6 +55,8 @@ template <class ExecSpace, class Terms>
 LongAccumulator reduce_to_accumulator(const ExecSpace& space, const Terms& terms, std::int64_t n,
                                       int deposits_per_element, const Options& options,
                                       const char* routine) {
+  const HostCall<ExecSpace> call(space, routine);
+  validate_options(space, routine, OptionUses::reduction(), options, ProblemFacts{n});
   const LaunchConfig config = resolve_reduction_config(
       space,
       with_level1_defaults(space, options, reduction_teams_per_multiprocessor(Terms::is_product)),

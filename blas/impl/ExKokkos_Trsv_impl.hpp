@@ -246,13 +246,14 @@ struct TrsvWorkspaces {
   TrsvWorkspace<ExecSpace> exact;
   CompensatedParts<ExecSpace> compensated[2];
   CertifiedRowsState<ExecSpace> stopped;
-  explicit TrsvWorkspaces(const TrsvPlan& plan) {
+  TrsvWorkspaces(const ExecSpace& space, const TrsvPlan& plan) {
     const auto rows = static_cast<std::size_t>(plan.block);
     if (plan.diagonal == DiagonalSolve::certified_rows) {
       for (auto& parts : compensated)
         parts = CompensatedParts<ExecSpace>("ExKokkos::extrsv::panel_sums",
                                             static_cast<std::size_t>(plan.parts), rows);
-      stopped.status = decltype(stopped.status)("ExKokkos::extrsv::stopped_at", 1);
+      stopped.status =
+          decltype(stopped.status)(Kokkos::view_alloc(space, "ExKokkos::extrsv::stopped_at"), 1);
     } else {
       exact = TrsvWorkspace<ExecSpace>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "ExKokkos::extrsv::workspace"), rows);
@@ -410,7 +411,7 @@ int solve_triangular(const ExecSpace& space, const Tri& tri, const BView& b, boo
   using T = typename BView::non_const_value_type;
   const std::int64_t n = tri.n;
   const TrsvPlan plan = plan_trsv<T>(space, options, n, routine);
-  const TrsvWorkspaces<ExecSpace> ws(plan);
+  const TrsvWorkspaces<ExecSpace> ws(space, plan);
   Kokkos::View<T*, typename ExecSpace::memory_space> original, correction;
   if (options.refinement_steps > 0) {
     original = decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), n);

@@ -6,6 +6,8 @@
 #define EXKOKKOS_ARGUMENTCHECKS_IMPL_HPP
 
 #include <cctype>
+#include <cstddef>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -23,6 +25,17 @@ void check_same_extent(const char* routine, const XView& x, const YView& y) {
     std::ostringstream msg;
     msg << routine << ": x and y must have the same extent, but x.extent(0) = " << x.extent(0)
         << " and y.extent(0) = " << y.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+}
+
+// The LU family's kernels index rows, columns and systems with int (its pivots are int, as
+// LAPACK's and Kokkos Kernels'): an extent of 2^31 or more is refused rather than truncated.
+inline void check_int_extent(const char* routine, const char* what, std::size_t extent) {
+  if (extent > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    std::ostringstream msg;
+    msg << routine << ": " << what << " = " << extent << " does not fit the int indices of the LU "
+        << "routines (at most " << std::numeric_limits<int>::max() << ")";
     throw std::invalid_argument(msg.str());
   }
 }

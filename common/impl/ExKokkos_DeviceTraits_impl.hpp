@@ -36,6 +36,15 @@ using finishing_launch_bounds_for =
     Kokkos::LaunchBounds<finishing_max_team_size, TeamsPerMultiprocessor>;
 using finishing_launch_bounds = finishing_launch_bounds_for<finishing_teams_per_multiprocessor>;
 
+// The batched LU takes at most 64 threads per matrix on devices: its launch bounds
+// (BatchedLuPolicy: 64 threads and 16 teams per multiprocessor in place) cap the kernel at 65536 /
+// (64 * 16) = 64 registers. Uncapped, the rounding path of the exact entry update (a long
+// accumulator, used only when an expansion overflows or a rounding is not certified) gave the whole
+// kernel 255 registers and held a multiprocessor to 8 teams of 32 threads; capped, that path spills
+// to local memory (a 2.8 KiB stack) and 32 teams fit, which makes the kernel two to three times
+// faster; caps of 128 and 32 registers are slower (figures: docs/performance.md).
+constexpr int device_lu_max_team_size = 64;
+
 // The shared memory any CUDA block may have without opting in (the same on HIP): team scratch
 // that stays under it launches everywhere.
 constexpr std::size_t device_block_scratch_bytes = 48 * 1024;

@@ -39,6 +39,13 @@ void with_expansion_size(int n, const F& f) {
   }
 }
 
+// Threads per team unless options say: one on the host (a team per core's share of the work), 256
+// on devices (their kernels' launch bounds).
+template <class ExecSpace>
+constexpr int default_team_size() {
+  return is_host_space<ExecSpace>() ? 1 : device_max_team_size;
+}
+
 struct LaunchConfig {
   int expansion_size;
   bool early_exit;
@@ -48,7 +55,8 @@ struct LaunchConfig {
 };
 
 // Resolves options for a reduction over n elements that deposits at most `deposits_per_element`
-// times per element into its team's accumulator.
+// times per element into its team's accumulator. The options were validated by the public routine
+// (common/impl/ExKokkos_OptionChecks_impl.hpp); what is checked here depends on n as well.
 template <class ExecSpace>
 LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt, std::int64_t n,
                                       int deposits_per_element, const char* routine) {
@@ -59,28 +67,13 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   // to the accumulator), dot products need a third slot for the TwoProd errors.
   const int host_default = deposits_per_element > 1 ? 3 : 2;
   c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
-  check_option(
-      c.expansion_size == 2 || c.expansion_size == 3 || c.expansion_size == 4 ||
-          c.expansion_size == 6 || c.expansion_size == 8,
-      routine,
-      "expansion_size = " + std::to_string(c.expansion_size) + " (must be 2, 3, 4, 6 or 8)");
   c.early_exit = opt.early_exit < 0 ? !host : opt.early_exit != 0;
   // Host: one thread per team, several teams per core for balance. GPU: large teams sharing
   // several interleaved accumulators in scratch memory.
-  c.team_size = opt.team_size > 0 ? opt.team_size : (host ? 1 : 256);
+  c.team_size = opt.team_size > 0 ? opt.team_size : default_team_size<ExecSpace>();
   c.copies = opt.accumulators_per_team > 0 ? opt.accumulators_per_team : (host ? 1 : 8);
   c.league_size = opt.league_size > 0 ? opt.league_size
                                       : (host ? 4 * concurrency : std::max(1, concurrency / 256));
-  check_option(c.copies <= 64, routine,
-               "accumulators_per_team = " + std::to_string(c.copies) + " (at most 64)");
-  check_option(c.team_size > 0 && c.league_size > 0, routine,
-               "team_size and league_size must be positive");
-  // Devices: the kernels' register use allows 256 threads a team (their defaults), more is not
-  // launched by every kernel; Kokkos' own refusal would be a std::runtime_error raised after a
-  // tiles launch had written part of exgemm's C.
-  check_option(host || c.team_size <= finishing_max_team_size, routine,
-               "team_size = " + std::to_string(c.team_size) + " (at most " +
-                   std::to_string(finishing_max_team_size) + " on this backend)");
   // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
   // element deposits at most deposits_per_element error terms, plus the whole expansion when its
   // head reaches the flush threshold; each thread flushes its expansion once more at the end.
