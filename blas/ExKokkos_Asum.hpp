@@ -21,6 +21,13 @@ struct AbsTerms {
   }
 };
 
+// The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
+template <class ExecSpace, class RView, class XView>
+void asum_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
+  reduce_into<typename XView::non_const_value_type>(space, r, AbsTerms<XView>{x}, x.extent(0), 1,
+                                                    options, "ExKokkos::exasum");
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView,
@@ -32,8 +39,7 @@ void exasum(const ExecSpace& space, const RView& r, const XView& x, const Option
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exasum: x must hold double or float");
-  Impl::reduce_into<T>(space, r, Impl::AbsTerms<XView>{x}, x.extent(0), 1, options,
-                       "ExKokkos::exasum");
+  Impl::asum_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x), options);
 }
 
 template <class ExecSpace, class XView,

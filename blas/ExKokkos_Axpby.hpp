@@ -12,6 +12,7 @@
 #include "impl/ExKokkos_Elementwise_impl.hpp"
 
 #include <ExKokkos_RoundedAxpby.hpp>
+#include <impl/ExKokkos_CanonicalViews_impl.hpp>
 
 namespace ExKokkos {
 namespace Impl {
@@ -85,7 +86,8 @@ void exaxpby(const ExecSpace& space, typename YView::non_const_value_type alpha,
   Impl::require_accessible<ExecSpace, YView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exaxpby");
   Impl::check_elementwise_views("ExKokkos::exaxpby", y, x);
-  Impl::launch_axpby(space, "ExKokkos::exaxpby", alpha, x, beta, y);
+  Impl::launch_axpby(space, "ExKokkos::exaxpby", alpha, Impl::read_view<ExecSpace>(x), beta,
+                     Impl::write_view<ExecSpace>(y));
 }
 
 template <class XView, class YView,
@@ -106,7 +108,8 @@ void exaxpy(const ExecSpace& space, typename YView::non_const_value_type alpha, 
   Impl::require_accessible<ExecSpace, YView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exaxpy");
   Impl::check_elementwise_views("ExKokkos::exaxpy", y, x);
-  Impl::launch_axpby(space, "ExKokkos::exaxpy", alpha, x, 1, y);
+  Impl::launch_axpby(space, "ExKokkos::exaxpy", alpha, Impl::read_view<ExecSpace>(x), 1,
+                     Impl::write_view<ExecSpace>(y));
 }
 
 template <class XView, class YView,

@@ -44,6 +44,14 @@ using dot_terms_t =
     typename std::conditional<std::is_same<typename XView::non_const_value_type, float>::value,
                               FloatDotTerms<XView, YView>, DotTerms<XView, YView>>::type;
 
+// The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
+template <class ExecSpace, class RView, class XView, class YView>
+void dot_into(const ExecSpace& space, const RView& r, const XView& x, const YView& y,
+              const Options& options) {
+  reduce_into<typename XView::non_const_value_type>(space, r, dot_terms_t<XView, YView>{x, y},
+                                                    x.extent(0), 2, options, "ExKokkos::exdot");
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView, class YView,
@@ -60,8 +68,8 @@ void exdot(const ExecSpace& space, const RView& r, const XView& x, const YView& 
   static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
                 "ExKokkos::exdot: x and y must hold the same value type");
   Impl::check_same_extent("ExKokkos::exdot", x, y);
-  Impl::reduce_into<T>(space, r, Impl::dot_terms_t<XView, YView>{x, y}, x.extent(0), 2, options,
-                       "ExKokkos::exdot");
+  Impl::dot_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x),
+                 Impl::read_view<ExecSpace>(y), options);
 }
 
 template <class ExecSpace, class XView, class YView,

@@ -38,6 +38,8 @@
 #include "impl/ExKokkos_GemmOzaki_impl.hpp"
 #include "impl/ExKokkos_Gemm_impl.hpp"
 
+#include <impl/ExKokkos_CanonicalViews_impl.hpp>
+
 namespace ExKokkos {
 namespace Impl {
 
@@ -87,6 +89,26 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
   }
   launch_gemm(space, c, op_a, op_b, C, alpha, beta, options.block_size,
               std::integral_constant<bool, is_host_space<ExecSpace>()>());
+}
+
+// The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
+// arguments were checked.
+template <class ExecSpace, class AView, class BView, class CView>
+void gemm_entry(const ExecSpace& space, bool trans_a, bool trans_b,
+                typename CView::const_value_type alpha, const AView& A, const BView& B,
+                typename CView::const_value_type beta, const CView& C, const Options& options) {
+  using T = typename CView::non_const_value_type;
+  const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
+  if (m == 0 || C.extent(1) == 0) return;
+  if (alpha == T(0) || A.extent(trans_a ? 0 : 1) == 0) {  // BLAS: A and B are not read
+    Kokkos::parallel_for("ExKokkos::exgemm",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, m * std::int64_t(C.extent(1))),
+                         ScaleMatrixFunctor<CView>{C, beta, m});
+    return;
+  }
+  with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
+    exgemm_with<decltype(ta)::value, decltype(tb)::value>(space, A, B, alpha, beta, C, options);
+  });
 }
 
 // The Ozaki path alone, with a chosen slice GEMM, slices and column-block size of the slice
@@ -146,18 +168,8 @@ void exgemm(const ExecSpace& space, const char transA[], const char transB[],
   Impl::check_gemm_extents(routine, trans_a, trans_b, A, B, C);
   Impl::check_no_overlap(routine, "A", C, A);
   Impl::check_no_overlap(routine, "B", C, B);
-  const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
-  if (m == 0 || C.extent(1) == 0) return;
-  if (alpha == T(0) || A.extent(trans_a ? 0 : 1) == 0) {  // BLAS: A and B are not read
-    Kokkos::parallel_for("ExKokkos::exgemm",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, m * std::int64_t(C.extent(1))),
-                         Impl::ScaleMatrixFunctor<CView>{C, beta, m});
-    return;
-  }
-  Impl::with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
-    Impl::exgemm_with<decltype(ta)::value, decltype(tb)::value>(space, A, B, alpha, beta, C,
-                                                                options);
-  });
+  Impl::gemm_entry(space, trans_a, trans_b, alpha, Impl::read_view<ExecSpace>(A),
+                   Impl::read_view<ExecSpace>(B), beta, Impl::write_view<ExecSpace>(C), options);
 }
 
 template <class AView, class BView, class CView,

@@ -20,6 +20,8 @@
 #include "ExKokkos_Scal.hpp"
 #include "impl/ExKokkos_Gemv_impl.hpp"
 
+#include <impl/ExKokkos_CanonicalViews_impl.hpp>
+
 namespace ExKokkos {
 namespace Impl {
 
@@ -49,6 +51,25 @@ void exgemv_with(const ExecSpace& space, const AView& A, const XView& x,
   launch_gemv(space, c, op, x, finish, std::integral_constant<bool, is_host_space<ExecSpace>()>());
 }
 
+// The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
+// arguments were checked.
+template <class ExecSpace, class AView, class XView, class YView>
+void gemv_entry(const ExecSpace& space, bool transposed, typename YView::const_value_type alpha,
+                const AView& A, const XView& x, typename YView::const_value_type beta,
+                const YView& y, const Options& options) {
+  using T = typename YView::non_const_value_type;
+  if (y.extent(0) == 0) return;
+  if (alpha == T(0) || x.extent(0) == 0) {  // BLAS: A and x are not read; empty sums
+    ExKokkos::exscal(space, y, beta, y);
+    return;
+  }
+  const GemvFinish<YView> finish{y, alpha, beta};
+  if (transposed)
+    exgemv_with<true>(space, A, x, finish, options);
+  else
+    exgemv_with<false>(space, A, x, finish, options);
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class XView, class YView,
@@ -74,16 +95,8 @@ void exgemv(const ExecSpace& space, const char trans[], typename YView::const_va
                          Impl::ProblemFacts{std::int64_t(y.extent(0))});
   const bool transposed = Impl::parse_trans(routine, trans);
   Impl::check_gemv_extents(routine, transposed, A, x, y);
-  if (y.extent(0) == 0) return;
-  if (alpha == T(0) || x.extent(0) == 0) {  // BLAS: A and x are not read; empty sums
-    exscal(space, y, beta, y);
-    return;
-  }
-  const Impl::GemvFinish<YView> finish{y, alpha, beta};
-  if (transposed)
-    Impl::exgemv_with<true>(space, A, x, finish, options);
-  else
-    Impl::exgemv_with<false>(space, A, x, finish, options);
+  Impl::gemv_entry(space, transposed, alpha, Impl::read_view<ExecSpace>(A),
+                   Impl::read_view<ExecSpace>(x), beta, Impl::write_view<ExecSpace>(y), options);
 }
 
 template <class AView, class XView, class YView,

@@ -50,6 +50,14 @@ struct SqrtRoundInto {
   }
 };
 
+// The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
+template <class ExecSpace, class RView, class XView>
+void nrm2_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
+  using T = typename XView::non_const_value_type;
+  reduce_into_with(space, r, square_terms_t<XView>{x}, x.extent(0), 2, options, "ExKokkos::exnrm2",
+                   SqrtRoundInto<T, RView>{r});
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView,
@@ -61,8 +69,7 @@ void exnrm2(const ExecSpace& space, const RView& r, const XView& x, const Option
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exnrm2: x must hold double or float");
-  Impl::reduce_into_with(space, r, Impl::square_terms_t<XView>{x}, x.extent(0), 2, options,
-                         "ExKokkos::exnrm2", Impl::SqrtRoundInto<T, RView>{r});
+  Impl::nrm2_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x), options);
 }
 
 template <class ExecSpace, class XView,

@@ -26,6 +26,13 @@ struct SumTerms {
   }
 };
 
+// The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
+template <class ExecSpace, class RView, class XView>
+void sum_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
+  reduce_into<typename XView::non_const_value_type>(space, r, SumTerms<XView>{x}, x.extent(0), 1,
+                                                    options, "ExKokkos::exsum");
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView,
@@ -37,8 +44,7 @@ void exsum(const ExecSpace& space, const RView& r, const XView& x, const Options
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
   static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: x must hold double or float");
-  Impl::reduce_into<T>(space, r, Impl::SumTerms<XView>{x}, x.extent(0), 1, options,
-                       "ExKokkos::exsum");
+  Impl::sum_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x), options);
 }
 
 template <class ExecSpace, class XView,

@@ -31,6 +31,21 @@ int extrsv_with(const ExecSpace& space, const AView& A, const BView& b, bool uni
   return solve_triangular(space, tri, b, unit, options, routine);
 }
 
+// The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
+// arguments were checked. op(A) is lower triangular when A is lower and not transposed, or upper
+// and transposed; otherwise the substitution runs backwards (Reversed).
+template <class ExecSpace, class AView, class BView>
+int trsv_entry(const ExecSpace& space, bool lower, bool transposed, bool unit, const AView& A,
+               const BView& b, const Options& options) {
+  const char* routine = "ExKokkos::extrsv";
+  const bool reversed = lower == transposed;
+  if (transposed)
+    return reversed ? extrsv_with<true, true>(space, A, b, unit, options, routine)
+                    : extrsv_with<true, false>(space, A, b, unit, options, routine);
+  return reversed ? extrsv_with<false, true>(space, A, b, unit, options, routine)
+                  : extrsv_with<false, false>(space, A, b, unit, options, routine);
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class BView,
@@ -60,14 +75,8 @@ int extrsv(const ExecSpace& space, const char uplo[], const char trans[], const 
         << A.extent(1) << " and b.extent(0) = " << b.extent(0);
     throw std::invalid_argument(msg.str());
   }
-  // op(A) is lower triangular when A is lower and not transposed, or upper and transposed;
-  // otherwise the substitution runs backwards (Reversed).
-  const bool reversed = lower == transposed;
-  if (transposed)
-    return reversed ? Impl::extrsv_with<true, true>(space, A, b, unit, options, routine)
-                    : Impl::extrsv_with<true, false>(space, A, b, unit, options, routine);
-  return reversed ? Impl::extrsv_with<false, true>(space, A, b, unit, options, routine)
-                  : Impl::extrsv_with<false, false>(space, A, b, unit, options, routine);
+  return Impl::trsv_entry(space, lower, transposed, unit, Impl::read_view<ExecSpace>(A),
+                          Impl::write_view<ExecSpace>(b), options);
 }
 
 template <class AView, class BView,

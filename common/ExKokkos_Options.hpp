@@ -33,7 +33,8 @@ enum class Schedule : int {
 };
 
 struct Options {
-  // Doubles per floating-point expansion (per thread): 2, 3, 4, 6 or 8.
+  // Doubles per floating-point expansion (per thread): 2, 3, 4, 6 or 8. A size this build does
+  // not compile runs as the nearest compiled one (docs/options.md, "Compiled expansion sizes").
   int expansion_size = 0;
   // Stop the expansion's cascade as soon as the carried error is zero (a branch per slot).
   // -1: default, 0: off, 1: on.

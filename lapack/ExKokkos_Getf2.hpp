@@ -21,6 +21,7 @@
 #include <impl/ExKokkos_ArgumentChecks_impl.hpp>
 #include <impl/ExKokkos_HostCall_impl.hpp>
 #include <impl/ExKokkos_OptionChecks_impl.hpp>
+#include <impl/ExKokkos_CanonicalViews_impl.hpp>
 #include <impl/ExKokkos_Tuning_impl.hpp>
 #include <impl/ExKokkos_ViewTraits_impl.hpp>
 
@@ -33,7 +34,8 @@ namespace Impl {
 // (Options are validated by the public routines: common/impl/ExKokkos_OptionChecks_impl.hpp.)
 template <class ExecSpace>
 int lu_expansion_size(const Options& o) {
-  return o.expansion_size > 0 ? o.expansion_size : (is_host_space<ExecSpace>() ? 3 : 4);
+  return compiled_expansion_size<ExecSpace>(
+      o.expansion_size > 0 ? o.expansion_size : (is_host_space<ExecSpace>() ? 3 : 4));
 }
 
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
@@ -99,7 +101,7 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
   const int m = static_cast<int>(A.extent(1)), n = static_cast<int>(A.extent(2));
   const int team_size = batched_lu_team_size<ExecSpace>(options, n);
   const LuStaging staging = lu_staging<ExecSpace, T>(options, m, n);
-  with_expansion_size(lu_expansion_size<ExecSpace>(options), [&](auto size) {
+  with_expansion_size<ExecSpace>(lu_expansion_size<ExecSpace>(options), [&](auto size) {
     constexpr int N = decltype(size)::value;
     if (staging.ld > 0) {
       using F = BatchedGetf2Functor<N, true, ExecSpace, AView, PivView, InfoView>;
@@ -149,6 +151,20 @@ void check_batched_getf2(const ExecSpace& space, const char* routine, const AVie
   }
 }
 
+// The entry point of exgetf2: the matrix as a batch of one, on canonical views
+// (common/impl/ExKokkos_CanonicalViews_impl.hpp), strided whatever the caller's layout.
+template <class ExecSpace, class AView, class PivView>
+int getf2_entry(const ExecSpace& space, const AView& A, const PivView& ipiv,
+                const Options& options) {
+  const Kokkos::View<int*, typename ExecSpace::memory_space> info(
+      Kokkos::view_alloc(space, "ExKokkos::exgetf2::info"), 1);
+  launch_batched_getf2(space, A, ipiv, info, options);
+  int result = 0;
+  Kokkos::deep_copy(space, result, Kokkos::subview(info, 0));
+  space.fence();
+  return result;
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class AView, class PivView, class InfoView,
@@ -188,19 +204,14 @@ int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
   Impl::check_pivots(routine, A.extent(0), A.extent(1), ipiv.extent(0));
   // A batch of one: the same team code as the batched form, so the bits agree by construction.
   using Mem = typename ExecSpace::memory_space;
-  const auto A3 = Kokkos::View<typename AView::non_const_value_type***, Kokkos::LayoutStride, Mem,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+  const auto A3 = Impl::canonical_view_t<ExecSpace, typename AView::non_const_value_type, 3,
+                                         Kokkos::LayoutStride, Mem>(
       A.data(), Kokkos::LayoutStride(1, 0, A.extent(0), A.stride(0), A.extent(1), A.stride(1)));
-  const auto P2 = Kokkos::View<typename PivView::non_const_value_type**, Kokkos::LayoutStride, Mem,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+  const auto P2 = Impl::canonical_view_t<ExecSpace, typename PivView::non_const_value_type, 2,
+                                         Kokkos::LayoutStride, Mem>(
       ipiv.data(), Kokkos::LayoutStride(1, 0, ipiv.extent(0), ipiv.stride(0)));
-  const Kokkos::View<int*, Mem> info(Kokkos::view_alloc(space, "ExKokkos::exgetf2::info"), 1);
   if (A.extent(0) == 0 || A.extent(1) == 0) return 0;
-  Impl::launch_batched_getf2(space, A3, P2, info, options);
-  int result = 0;
-  Kokkos::deep_copy(space, result, Kokkos::subview(info, 0));
-  space.fence();
-  return result;
+  return Impl::getf2_entry(space, A3, P2, options);
 }
 
 template <class AView, class PivView>

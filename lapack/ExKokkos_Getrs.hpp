@@ -261,7 +261,7 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
                           std::int64_t(LU.extent(1)));
   if (LU.extent(0) == 0) return;
   const int team_size = options.team_size > 0 ? options.team_size : 1;
-  Impl::with_expansion_size(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
+  Impl::with_expansion_size<ExecSpace>(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
     using Steps = Kokkos::View<int*, typename ExecSpace::memory_space>;
     using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, LUView, PivView, BView,
                                         LUView, Steps>;
@@ -307,7 +307,7 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
   // Unsolved systems (info > 0) keep B: solve into a copy and take only the good ones.
   Kokkos::View<T**, Kokkos::LayoutRight, Mem> x(Kokkos::view_alloc(space, "x"), batch, n);
   Kokkos::deep_copy(space, x, B);
-  Impl::with_expansion_size(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
+  Impl::with_expansion_size<ExecSpace>(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
     using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, AView, PivView,
                                         decltype(x), decltype(original), StepsView>;
     Kokkos::parallel_for("ExKokkos::exgesv_batched",

@@ -38,4 +38,9 @@
 #include "ExKokkos_MPI.hpp"
 #endif
 
+// The instantiations the prebuilt library holds, when ExKokkos was configured with it.
+#if EXKOKKOS_ENABLE_ETI
+#include <ExKokkos_ETI.hpp>
+#endif
+
 #endif  // EXKOKKOS_HPP

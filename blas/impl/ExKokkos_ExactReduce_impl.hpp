@@ -150,12 +150,11 @@ template <class ExecSpace, class Terms, class Finisher>
 void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
                   const Finisher& finish, std::int64_t n) {
   const auto league = LeagueAccumulator<typename ExecSpace::memory_space>::zero(space);
-  with_expansion_size(c.expansion_size, [&](auto size) {
-    constexpr int N = decltype(size)::value;
-    if (c.early_exit)
-      launch_exact_reduce<ExecSpace, Terms, Finisher, N, true>(space, c, terms, finish, league, n);
-    else
-      launch_exact_reduce<ExecSpace, Terms, Finisher, N, false>(space, c, terms, finish, league, n);
+  with_expansion_size<ExecSpace>(c.expansion_size, [&](auto size) {
+    with_early_exit<ExecSpace>(c.early_exit, [&](auto early_exit) {
+      launch_exact_reduce<ExecSpace, Terms, Finisher, decltype(size)::value,
+                          decltype(early_exit)::value>(space, c, terms, finish, league, n);
+    });
   });
 }
 

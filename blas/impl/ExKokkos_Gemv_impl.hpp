@@ -653,7 +653,7 @@ template <class ExecSpace, class Op, class XView, class Finish>
 void launch_output_lanes(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
                          const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
-  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
     using F = OutputLanesFunctor<Op, XView, Finish, decltype(n)::value>;
     const std::int64_t blocks = (m + F::W - 1) / F::W;
     Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
@@ -665,7 +665,7 @@ template <class ExecSpace, class Op, class XView, class Finish>
 void launch_inner_lanes(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
                         const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
-  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
     using F = InnerLanesFunctor<Op, XView, Finish, decltype(n)::value>;
     Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
                          F{op, x, finish, k_count});
@@ -676,7 +676,7 @@ template <class ExecSpace, class Op, class XView, class Finish>
 void launch_team_per_output(const ExecSpace& space, const GemvConfig& c, const Op& op,
                             const XView& x, const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
-  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
     constexpr int N = decltype(n)::value;
     auto launch = [&](auto early_exit) {
       using F = TeamPerOutputFunctor<ExecSpace, Op, XView, Finish, N, decltype(early_exit)::value>;
@@ -685,10 +685,7 @@ void launch_team_per_output(const ExecSpace& space, const GemvConfig& c, const O
       Kokkos::parallel_for("ExKokkos::exgemv", policy,
                            F{op, x, finish, m, k_count, c.launch.copies});
     };
-    if (c.launch.early_exit)
-      launch(std::true_type());
-    else
-      launch(std::false_type());
+    with_early_exit<ExecSpace>(c.launch.early_exit, launch);
   });
 }
 
@@ -699,7 +696,7 @@ void launch_output_block(const ExecSpace& space, const GemvConfig& c, const Op& 
   const int t = c.launch.team_size;
   const bool outputs_fast = !op.inner_contiguous();
   const int outputs = c.outputs_per_team;
-  with_expansion_size(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
     constexpr int N = decltype(n)::value;
     auto launch = [&](auto early_exit) {
       using F = OutputBlockFunctor<ExecSpace, Op, XView, Finish, N, decltype(early_exit)::value>;
@@ -709,10 +706,7 @@ void launch_output_block(const ExecSpace& space, const GemvConfig& c, const Op& 
       Kokkos::parallel_for("ExKokkos::exgemv", policy,
                            F{op, x, finish, m, k_count, outputs, outputs_fast, try_compensated});
     };
-    if (c.launch.early_exit)
-      launch(std::true_type());
-    else
-      launch(std::false_type());
+    with_early_exit<ExecSpace>(c.launch.early_exit, launch);
   });
 }
 

@@ -7,6 +7,8 @@
 
 #include "ExKokkos_ExactReduce_impl.hpp"
 
+#include <impl/ExKokkos_CanonicalViews_impl.hpp>
+
 #include <impl/ExKokkos_ArgumentChecks_impl.hpp>
 #include <impl/ExKokkos_HostCall_impl.hpp>
 #include <impl/ExKokkos_OptionChecks_impl.hpp>

@@ -266,7 +266,7 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
                                 const BView& b, const TrsvWorkspace<ExecSpace>& ws, std::int64_t p,
                                 std::int64_t rows, bool unit) {
   using Workspace = TrsvWorkspace<ExecSpace>;
-  with_expansion_size(c.expansion_size, [&](auto size) {
+  with_expansion_size<ExecSpace>(c.expansion_size, [&](auto size) {
     constexpr int N = decltype(size)::value;
     auto launch = [&](auto early_exit) {
       using F = TeamDiagonalBlockFunctor<ExecSpace, Tri, BView, Workspace, N,
@@ -276,10 +276,7 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
       Kokkos::parallel_for("ExKokkos::extrsv::diagonal_block", policy,
                            F{{tri, b, p, rows, unit}, ws, p == 0, c.copies});
     };
-    if (c.early_exit)
-      launch(std::true_type());
-    else
-      launch(std::false_type());
+    with_early_exit<ExecSpace>(c.early_exit, launch);
   });
 }
 
@@ -350,7 +347,7 @@ void launch_diagonal_block(const ExecSpace& space, const TrsvPlan& plan, const T
                            std::int64_t rows, bool unit) {
   if constexpr (is_host_space<ExecSpace>()) {  // the one-thread solve is a host loop
     if (plan.diagonal == DiagonalSolve::one_thread) {
-      with_expansion_size(plan.launch.expansion_size, [&](auto size) {
+      with_expansion_size<ExecSpace>(plan.launch.expansion_size, [&](auto size) {
         using F = DiagonalBlockFunctor<Tri, BView, TrsvWorkspace<ExecSpace>, decltype(size)::value>;
         Kokkos::parallel_for("ExKokkos::extrsv::diagonal_block",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, 1),

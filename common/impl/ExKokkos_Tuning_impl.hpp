@@ -12,6 +12,7 @@
 #include <ExKokkos_LeagueAccumulator.hpp>
 #include <ExKokkos_Options.hpp>
 #include <ExKokkos_TeamAccumulator.hpp>
+#include <ExKokkos_config.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -22,20 +23,67 @@
 namespace ExKokkos {
 namespace Impl {
 
-// Calls f(std::integral_constant<int, N>()) for the runtime expansion size n.
-template <class F>
+// The expansion sizes and early-exit settings compiled for an execution space. Every one gives
+// the same bits (the sums are exact, and the one rounding of an exact sum does not depend on how
+// it was split between expansion and accumulator), so a build compiles only those its backends'
+// defaults use: on the host 2 and 3 slots (sums, dot products) without early exit; on devices 4
+// and 8 slots (matrix routines, level-1 reductions) with it. EXKOKKOS_ALL_EXPANSION_SIZES
+// (common/ExKokkos_config.hpp, CMake's ExKokkos_ENABLE_ALL_EXPANSION_SIZES, or -D for a program
+// whose every translation unit sees the same value) compiles 2, 3, 4, 6 and 8 with and without
+// early exit everywhere, for the tests that compare their bits.
+template <class ExecSpace>
+constexpr bool compiles_expansion_size(int n) {
+  if (EXKOKKOS_ALL_EXPANSION_SIZES) return n == 2 || n == 3 || n == 4 || n == 6 || n == 8;
+  return is_host_space<ExecSpace>() ? n == 2 || n == 3 : n == 4 || n == 8;
+}
+
+template <class ExecSpace>
+constexpr bool compiles_early_exit(bool early_exit) {
+  return EXKOKKOS_ALL_EXPANSION_SIZES || early_exit == !is_host_space<ExecSpace>();
+}
+
+// A valid size this build does not compile becomes the nearest compiled one (the larger of two
+// as near): the same bits, as above. Resolved before any headroom is computed from it.
+template <class ExecSpace>
+constexpr int compiled_expansion_size(int n) {
+  for (int d = 0; d < 8; ++d) {
+    if (compiles_expansion_size<ExecSpace>(n + d)) return n + d;
+    if (compiles_expansion_size<ExecSpace>(n - d)) return n - d;
+  }
+  return n;
+}
+
+template <class ExecSpace>
+constexpr bool compiled_early_exit(bool early_exit) {
+  return compiles_early_exit<ExecSpace>(early_exit) ? early_exit : !early_exit;
+}
+
+// Calls f(std::integral_constant<int, N>()) for the expansion size n, one of those compiled for
+// ExecSpace (compiled_expansion_size).
+template <class ExecSpace, class F>
 void with_expansion_size(int n, const F& f) {
-  switch (n) {
-    case 2:
-      return f(std::integral_constant<int, 2>());
-    case 3:
-      return f(std::integral_constant<int, 3>());
-    case 4:
-      return f(std::integral_constant<int, 4>());
-    case 6:
-      return f(std::integral_constant<int, 6>());
-    default:
-      return f(std::integral_constant<int, 8>());
+  if constexpr (compiles_expansion_size<ExecSpace>(2))
+    if (n == 2) return f(std::integral_constant<int, 2>());
+  if constexpr (compiles_expansion_size<ExecSpace>(3))
+    if (n == 3) return f(std::integral_constant<int, 3>());
+  if constexpr (compiles_expansion_size<ExecSpace>(4))
+    if (n == 4) return f(std::integral_constant<int, 4>());
+  if constexpr (compiles_expansion_size<ExecSpace>(6))
+    if (n == 6) return f(std::integral_constant<int, 6>());
+  return f(std::integral_constant<int, compiled_expansion_size<ExecSpace>(8)>());
+}
+
+// Calls f(std::integral_constant<bool, E>()) for the early-exit setting e, one of those compiled
+// for ExecSpace (compiled_early_exit).
+template <class ExecSpace, class F>
+void with_early_exit(bool e, const F& f) {
+  if constexpr (compiles_early_exit<ExecSpace>(true) && compiles_early_exit<ExecSpace>(false)) {
+    if (e)
+      f(std::true_type());
+    else
+      f(std::false_type());
+  } else {
+    f(std::integral_constant<bool, compiles_early_exit<ExecSpace>(true)>());
   }
 }
 
@@ -67,7 +115,8 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   // to the accumulator), dot products need a third slot for the TwoProd errors.
   const int host_default = deposits_per_element > 1 ? 3 : 2;
   c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
-  c.early_exit = opt.early_exit < 0 ? !host : opt.early_exit != 0;
+  c.expansion_size = compiled_expansion_size<ExecSpace>(c.expansion_size);
+  c.early_exit = compiled_early_exit<ExecSpace>(opt.early_exit < 0 ? !host : opt.early_exit != 0);
   // Host: one thread per team, several teams per core for balance. GPU: large teams sharing
   // several interleaved accumulators in scratch memory.
   c.team_size = opt.team_size > 0 ? opt.team_size : default_team_size<ExecSpace>();
