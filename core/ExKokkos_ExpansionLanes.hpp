@@ -105,72 +105,18 @@ class ExpansionLanes {
 
   static constexpr int window = 8;
 
-  // Adds the term v(s, j) to lane j for every step s < steps (at most `window`). A term the
-  // lanes cannot take (|v| >= 2^1000, NaN, inf) is replaced by -0 (which changes no sum, not even a
-  // zero's sign) and goes to lane j's sink once the window is done, read again.
+  // The one way to feed a window: for every step s < steps (at most `window`) and lane j, the
+  // term (s, j) of `terms` joins lane j. Terms says what a term is: with
+  // `static constexpr bool is_product = false`, terms(s, j) returns it; with is_product = true,
+  // terms(s, j, a, b) gives the factors of the exact product a * b (TwoProd, its error into the
+  // tail slots). What the lanes cannot take goes to lane j's sink after the window (see the
+  // window forms below), so nothing is refused.
   template <class Terms, class Sink>
-  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_window(const Terms& v, Sink& sink,
-                                                                    int steps = window) {
-    int unsafe[W], nonzero[W];
-    double leftover[window][W];
-    clear_flags(unsafe, nonzero);
-    for (int s = 0; s < steps; ++s) {
-      double x[W];
-      EXKOKKOS_SIMD
-      for (int j = 0; j < W; ++j) {
-        const double t = v(s, j);
-        const bool bad = !(Impl::compat::fabs(t) < Impl::EftLimits<double>::big);
-        unsafe[j] |= static_cast<int>(bad);
-        x[j] = bad ? -0.0 : t;
-      }
-      cascade_deferred<0>(x, leftover[s], nonzero);
-    }
-    if (any_lane(unsafe))
-      for (int s = 0; s < steps; ++s)
-        for (int j = 0; j < W; ++j) {
-          const double t = v(s, j);
-          if (!(Impl::compat::fabs(t) < Impl::EftLimits<double>::big))
-            Impl::lane_sink(sink, j).add(t);
-        }
-    drain(leftover, steps, nonzero, sink);
-    guard_heads(sink);
-  }
-
-  // Adds the exact product of the factors f(s, j, a, b) to lane j for every step s < steps.
-  // A product whose TwoProd may be inexact, or that is zero, NaN or inf, is replaced by -0 and an
-  // error of 0 and goes to lane j's sink (add_product: exact for any factors) after the window.
-  template <class Factors, class Sink>
-  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_products_window(const Factors& f,
-                                                                             Sink& sink,
-                                                                             int steps = window) {
-    int unsafe[W], nonzero[W];
-    double leftover[2 * window][W];
-    clear_flags(unsafe, nonzero);
-    for (int s = 0; s < steps; ++s) {
-      double p[W], e[W];
-      EXKOKKOS_SIMD
-      for (int j = 0; j < W; ++j) {
-        double a, b;
-        f(s, j, a, b);
-        const double pj = Impl::mul_rn(a, b);
-        const double ej = Impl::compat::fma(a, b, -pj);  // TwoProd: exact where !bad
-        const bool bad = !product_is_safe(pj);
-        unsafe[j] |= static_cast<int>(bad);
-        p[j] = bad ? -0.0 : pj;
-        e[j] = bad ? 0.0 : ej;
-      }
-      cascade_deferred<0>(p, leftover[2 * s], nonzero);
-      cascade_deferred<tail_start>(e, leftover[2 * s + 1], nonzero);
-    }
-    if (any_lane(unsafe))
-      for (int s = 0; s < steps; ++s)
-        for (int j = 0; j < W; ++j) {
-          double a, b;
-          f(s, j, a, b);
-          if (!product_is_safe(Impl::mul_rn(a, b))) Impl::lane_sink(sink, j).add_product(a, b);
-        }
-    drain(leftover, 2 * steps, nonzero, sink);
-    guard_heads(sink);
+  KOKKOS_INLINE_FUNCTION void add_window(const Terms& terms, Sink& sink, int steps = window) {
+    if constexpr (Terms::is_product)
+      add_products_window(terms, sink, steps);
+    else
+      add_sums_window(terms, sink, steps);
   }
 
   // Adds lanes [h, 2h) into lanes [0, h) for h = W/2, W/4, ..., 1, so that lane 0 holds the sum
@@ -222,6 +168,74 @@ class ExpansionLanes {
   KOKKOS_INLINE_FUNCTION double slot(int i, int j) const { return slot_[i][j]; }
 
  private:
+  // add_window of sums: the term v(s, j) joins lane j for every step s < steps. A term the
+  // lanes cannot take (|v| >= 2^1000, NaN, inf) is replaced by -0 (which changes no sum, not even a
+  // zero's sign) and goes to lane j's sink once the window is done, read again.
+  template <class Terms, class Sink>
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_sums_window(const Terms& v, Sink& sink,
+                                                                         int steps) {
+    int unsafe[W], nonzero[W];
+    double leftover[window][W];
+    clear_flags(unsafe, nonzero);
+    for (int s = 0; s < steps; ++s) {
+      double x[W];
+      EXKOKKOS_SIMD
+      for (int j = 0; j < W; ++j) {
+        const double t = v(s, j);
+        const bool bad = !(Impl::compat::fabs(t) < Impl::EftLimits<double>::big);
+        unsafe[j] |= static_cast<int>(bad);
+        x[j] = bad ? -0.0 : t;
+      }
+      cascade_deferred<0>(x, leftover[s], nonzero);
+    }
+    if (any_lane(unsafe))
+      for (int s = 0; s < steps; ++s)
+        for (int j = 0; j < W; ++j) {
+          const double t = v(s, j);
+          if (!(Impl::compat::fabs(t) < Impl::EftLimits<double>::big))
+            Impl::lane_sink(sink, j).add(t);
+        }
+    drain(leftover, steps, nonzero, sink);
+    guard_heads(sink);
+  }
+
+  // add_window of products: the exact product of the factors f(s, j, a, b) joins lane j.
+  // A product whose TwoProd may be inexact, or that is zero, NaN or inf, is replaced by -0 and an
+  // error of 0 and goes to lane j's sink (add_product: exact for any factors) after the window.
+  template <class Factors, class Sink>
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_products_window(const Factors& f,
+                                                                             Sink& sink,
+                                                                             int steps) {
+    int unsafe[W], nonzero[W];
+    double leftover[2 * window][W];
+    clear_flags(unsafe, nonzero);
+    for (int s = 0; s < steps; ++s) {
+      double p[W], e[W];
+      EXKOKKOS_SIMD
+      for (int j = 0; j < W; ++j) {
+        double a, b;
+        f(s, j, a, b);
+        const double pj = Impl::mul_rn(a, b);
+        const double ej = Impl::compat::fma(a, b, -pj);  // TwoProd: exact where !bad
+        const bool bad = !product_is_safe(pj);
+        unsafe[j] |= static_cast<int>(bad);
+        p[j] = bad ? -0.0 : pj;
+        e[j] = bad ? 0.0 : ej;
+      }
+      cascade_deferred<0>(p, leftover[2 * s], nonzero);
+      cascade_deferred<tail_start>(e, leftover[2 * s + 1], nonzero);
+    }
+    if (any_lane(unsafe))
+      for (int s = 0; s < steps; ++s)
+        for (int j = 0; j < W; ++j) {
+          double a, b;
+          f(s, j, a, b);
+          if (!product_is_safe(Impl::mul_rn(a, b))) Impl::lane_sink(sink, j).add_product(a, b);
+        }
+    drain(leftover, 2 * steps, nonzero, sink);
+    guard_heads(sink);
+  }
+
   // Adds carry to slots First .. N-1 of lane j with TwoSum (Knuth; 6 operations, exact for any
   // finite doubles without overflow): each slot takes the rounded sum, carry the exact error,
   // which is what is left for the caller. Written out, not through two_sum, so that the compiler

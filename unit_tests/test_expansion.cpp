@@ -99,9 +99,11 @@ void check_lanes(std::mt19937_64& rng) {
   }
 }
 
-// Term (s, j) of a window: element s * W + j of v (sums), or of x and y (products).
-template <int W>
+// Term (s, j) of a window: element s * W + j of v (sums), or of x and y (products), as
+// ExpansionLanes::add_window takes it (Products: the second form).
+template <int W, bool Products = false>
 struct WindowTerms {
+  static constexpr bool is_product = Products;
   const double* v;
   const double* x;
   const double* y;
@@ -143,13 +145,14 @@ void check_windows(std::mt19937_64& rng, long& late_terms) {
           oracle[PerLane ? j : 0].add(terms(s, j));
           oracle[PerLane ? j : 0].add_product(a, b);
         }
+      const WindowTerms<W, true> factors{terms.v, terms.x, terms.y};
       if (PerLane) {
         ExKokkos::Impl::PerLaneSinks<CountingSink> per_lane{sinks};
         lanes.add_window(terms, per_lane);
-        lanes.add_products_window(terms, per_lane);
+        lanes.add_window(factors, per_lane);
       } else {
         lanes.add_window(terms, sinks[0]);
-        lanes.add_products_window(terms, sinks[0]);
+        lanes.add_window(factors, sinks[0]);
       }
     }
     if (!PerLane) lanes.fold(sinks[0]);  // lane 0 takes the others: the sum must not change

@@ -43,7 +43,6 @@ struct ExactReduceFunctor {
                                         Terms::is_product)>>;
   using member_type = typename policy_type::member_type;
   using memory_space = typename ExecSpace::memory_space;
-  using is_product = std::integral_constant<bool, Terms::is_product>;
   // Early exit is a per-thread branch, which lanes cannot take: with it, host threads use the
   // scalar expansion as well.
   static constexpr bool use_lanes = is_host_space<ExecSpace>() && !EarlyExit;
@@ -93,7 +92,7 @@ struct ExactReduceFunctor {
                                          std::false_type /*use_lanes*/) const {
     Expansion<N, EarlyExit> expansion;
     accumulate_strided<device_loads_ahead>(terms, begin + team.team_rank(), end, team.team_size(),
-                                           expansion, sink, is_product());
+                                           expansion, sink);
     expansion.flush(sink);
   }
 

@@ -121,7 +121,8 @@ struct SpillFlag {
 // of C and walks k in panels of panel_k, the panels of op(A) and op(B) staged in scratch memory;
 // each thread owns per_thread elements of the tile, an expansion each in registers. A tile whose
 // expansions all kept every term rounds each element from its expansion (exact: the slots sum to
-// S_ij) through one long accumulator per thread, reused from element to element. A tile where any
+// S_ij) by steps 2 and 3 of the engine (ExKokkos_CertifyOrExact_impl.hpp): from the slots where
+// certified, else through a long accumulator. A tile where any
 // expansion spilled writes nothing and is listed in spilled_tiles (entry 0 counts them) for the
 // exact fallback. Elements, tiles and panels only split the same exact sums: every tiling, team
 // and league size gives the same bits.
@@ -138,6 +139,7 @@ struct GemmTilesFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using T = typename CView::non_const_value_type;
   using TileList = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>;
+  using Finish = GemvFinish<MatrixColumn<CView>>;
   OpA op_a;
   OpB op_b;
   CView C;
@@ -192,10 +194,8 @@ struct GemmTilesFunctor {
         const int q = team.team_rank() + s * team.team_size();
         const std::int64_t i = i0 + q % tile_m, j = j0 + q / tile_m;
         if (i >= m || j >= n) continue;
-        LongAccumulator acc;
-        e[s].flush(acc);
-        const bool read_c = beta != T(0);
-        C(i, j) = round_scaled_sum<T>(acc, alpha, beta, read_c ? double(C(i, j)) : 0.0, read_c);
+        LazyAccumulator nothing_spilled;
+        round_exact(Finish{MatrixColumn<CView>{C, j}, alpha, beta}, i, e[s], nothing_spilled);
       }
     }
   }
@@ -395,50 +395,34 @@ void launch_gemm_tiles(const ExecSpace& space, const GemvConfig& c, const OpA& o
   space.fence();  // host_index's memory must outlive the copy
 }
 
-// Host: output_lanes over the columns of C, or gemv's inner_lanes or team_per_output over the
-// flattened outputs.
-template <class ExecSpace, class OpA, class OpB, class CView>
+// tiles; on the host also output_lanes over the columns of C or gemv's inner_lanes over the
+// flattened outputs; else team_per_output over them. (The last argument, whether the space is the
+// host's, is implied by ExecSpace and ignored.)
+template <class ExecSpace, class OpA, class OpB, class CView, class Host = std::true_type>
 void launch_gemm(const ExecSpace& space, const GemvConfig& c, const OpA& op_a, const OpB& op_b,
                  const CView& C, typename CView::const_value_type alpha,
-                 typename CView::const_value_type beta, int panel_k, std::true_type /*host*/) {
+                 typename CView::const_value_type beta, int panel_k, Host = {}) {
   const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
-  if (c.schedule == Schedule::tiles) {
-    launch_gemm_tiles(space, c, op_a, op_b, C, alpha, beta, panel_k);
-    return;
-  }
-  if (c.schedule == Schedule::output_lanes) {
-    with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto size) {
-      using F = GemmOutputLanesFunctor<OpA, OpB, CView, decltype(size)::value>;
-      Kokkos::parallel_for("ExKokkos::exgemm",
-                           Kokkos::RangePolicy<ExecSpace>(space, 0, F::row_blocks(m) * n),
-                           F{op_a, op_b, C, alpha, beta, m, n, op_a.inner()});
-    });
-    return;
-  }
+  if (c.schedule == Schedule::tiles)
+    return launch_gemm_tiles(space, c, op_a, op_b, C, alpha, beta, panel_k);
   const FlatRowsOperand<OpA> flat{op_a, m, n};
   const FlatColumnsOperand<OpB> columns{op_b, m};
   const GemvFinish<FlatMatrixOutput<CView>> finish{FlatMatrixOutput<CView>{C, m}, alpha, beta};
-  if (c.schedule == Schedule::inner_lanes)
-    launch_inner_lanes(space, c, flat, columns, finish);
-  else
-    launch_team_per_output(space, c, flat, columns, finish);
-}
-
-// Other backends: tiles, or a team per output of the flattened C.
-template <class ExecSpace, class OpA, class OpB, class CView>
-void launch_gemm(const ExecSpace& space, const GemvConfig& c, const OpA& op_a, const OpB& op_b,
-                 const CView& C, typename CView::const_value_type alpha,
-                 typename CView::const_value_type beta, int panel_k, std::false_type /*host*/) {
-  if (c.schedule == Schedule::tiles) {
-    launch_gemm_tiles(space, c, op_a, op_b, C, alpha, beta, panel_k);
-    return;
+  if constexpr (is_host_space<ExecSpace>()) {
+    if (c.schedule == Schedule::output_lanes) {
+      with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto size) {
+        using F = GemmOutputLanesFunctor<OpA, OpB, CView, decltype(size)::value>;
+        Kokkos::parallel_for("ExKokkos::exgemm",
+                             Kokkos::RangePolicy<ExecSpace>(space, 0, F::row_blocks(m) * n),
+                             F{op_a, op_b, C, alpha, beta, m, n, op_a.inner()});
+      });
+      return;
+    }
+    if (c.schedule == Schedule::inner_lanes)
+      return launch_inner_lanes(space, c, flat, columns, finish);
   }
-  const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
-  const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
-  const GemvFinish<FlatMatrixOutput<CView>> finish{FlatMatrixOutput<CView>{C, m}, alpha, beta};
-  launch_team_per_output(space, c, FlatRowsOperand<OpA>{op_a, m, n},
-                         FlatColumnsOperand<OpB>{op_b, m}, finish);
+  launch_team_per_output(space, c, flat, columns, finish);
 }
 
 }  // namespace Impl

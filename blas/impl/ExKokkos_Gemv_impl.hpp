@@ -21,6 +21,7 @@
 #ifndef EXKOKKOS_GEMV_IMPL_HPP
 #define EXKOKKOS_GEMV_IMPL_HPP
 
+#include "ExKokkos_CertifyOrExact_impl.hpp"
 #include "ExKokkos_LaneWalk_impl.hpp"
 #include "ExKokkos_ReductionRoutine_impl.hpp"
 
@@ -71,7 +72,7 @@ KOKKOS_INLINE_FUNCTION double right_factor(const XView& x, std::int64_t /*i*/, s
 // itself (two floats multiply exactly in double).
 template <class Op, class XView, bool IsDouble>
 struct RowTerms {
-  static constexpr bool is_product = true;
+  static constexpr bool is_product = IsDouble;
   Op op;
   XView x;
   std::int64_t i;
@@ -79,24 +80,19 @@ struct RowTerms {
     a = op(i, k);
     b = right_factor(x, i, k);
   }
-};
-template <class Op, class XView>
-struct RowTerms<Op, XView, false> {
-  static constexpr bool is_product = false;
-  Op op;
-  XView x;
-  std::int64_t i;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const {
     return op(i, k) * right_factor(x, i, k);
   }
 };
 
-// What every schedule does with an output once S_i is exact (a Finish: exgemv rounds, extrsv
-// keeps the exact sum). value_type says whether the terms are products of doubles or floats.
+// exgemv's Finish (blas/impl/ExKokkos_Finish_impl.hpp): y_i = RN(alpha S_i + beta y_i), one
+// rounding; y(i) is read only when beta is not zero (BLAS). Only doubles certify: the exact path
+// takes float products whole.
 template <class YView>
 struct GemvFinish {
   using T = typename YView::non_const_value_type;
   using value_type = T;
+  static constexpr bool certifies_compensated = std::is_same<T, double>::value;
   YView y;
   T alpha, beta;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, const LongAccumulator& s) const {
@@ -108,8 +104,8 @@ struct GemvFinish {
     const bool read_y = beta != T(0);
     y(i) = round_scaled_sum<T>(normalized, flags, alpha, beta, read_y ? double(y(i)) : 0.0, read_y);
   }
-  // RN(alpha S_i + beta y_i) into r when certified from a compensated sum of S_i (doubles only;
-  // see RoundsCompensated); y(i) is not written.
+  // RN(alpha S_i + beta y_i) into r when certified from a compensated sum of S_i; y(i) is not
+  // written.
   KOKKOS_INLINE_FUNCTION bool round_compensated(std::int64_t i, const CompensatedSum& sum,
                                                 double& r) const {
     const bool read_y = beta != T(0);
@@ -135,14 +131,6 @@ struct GemvFinish {
   }
 };
 
-// Which Finishes round a compensated sum (GemvFinish for doubles: round_compensated and store).
-// Others keep exact sums (extrsv's) or round floats, whose products the exact path takes whole.
-template <class Finish>
-struct RoundsCompensated : std::false_type {};
-template <class YView>
-struct RoundsCompensated<GemvFinish<YView>>
-    : std::is_same<typename GemvFinish<YView>::value_type, double> {};
-
 // Outputs with more terms than this skip the compensated try: its margin grows with the square of
 // the number of terms and refuses beyond 2^20 error terms (two per product, and the lanes' fold).
 constexpr std::int64_t compensated_max_inner = std::int64_t(1) << 18;
@@ -150,17 +138,6 @@ constexpr std::int64_t compensated_max_inner = std::int64_t(1) << 18;
 // "N": 8 blocks of 32 outputs) the try made exgemv slower, for reasons not understood, while
 // shorter outputs gain about 2x (figures: docs/performance.md).
 constexpr std::int64_t output_lanes_compensated_max_inner = std::int64_t(1) << 14;
-
-// A Finish that keeps exact sums (extrsv's) has no rounding from slots.
-template <class Finish, int N>
-KOKKOS_INLINE_FUNCTION bool round_from_slots(const Finish&, std::int64_t, const double (&)[N]) {
-  return false;
-}
-template <class YView, int N>
-KOKKOS_INLINE_FUNCTION bool round_from_slots(const GemvFinish<YView>& finish, std::int64_t i,
-                                             const double (&slots)[N]) {
-  return finish.round_from_slots(i, slots);
-}
 
 template <class Op, class XView, class Finish, int N>
 struct OutputLanesFunctor {
@@ -174,33 +151,26 @@ struct OutputLanesFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
     const std::int64_t r0 = block * W;
     const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
-    if constexpr (RoundsCompensated<Finish>::value) {
-      if (k_count <= output_lanes_compensated_max_inner &&
-          (count == W ? compensated<true>(r0, count) : compensated<false>(r0, count)))
-        return;
-    }
-    LazyAccumulator acc[W];
-    PerLaneSinks<LazyAccumulator> sinks{acc};
-    ExpansionLanes<N, W> lanes;
-    if (count == W)
-      accumulate<true>(r0, count, lanes, acc, sinks);
-    else
-      accumulate<false>(r0, count, lanes, acc, sinks);
-    for (int j = 0; j < count; ++j) {
-      if (!acc[j].used()) {  // the lane's slots hold the whole exact sum
-        double slots[N];
-        for (int s = 0; s < N; ++s) slots[s] = lanes.slot(s, j);
-        if (round_from_slots(finish, r0 + j, slots)) continue;
-      }
-      lanes.flush_lane(j, sinks);
-      finish(r0 + j, acc[j].get());
-    }
+    const bool full = count == W;
+    certify_or_exact_lanes<N, W>(
+        finish, r0, count, k_count <= output_lanes_compensated_max_inner,
+        [&](double(&r)[W]) {
+          return full ? compensated<true>(r0, count, r) : compensated<false>(r0, count, r);
+        },
+        [&](ExpansionLanes<N, W>& lanes, LazyAccumulator* acc,
+            PerLaneSinks<LazyAccumulator>& sinks) {
+          if (full)
+            accumulate<true>(r0, count, lanes, acc, sinks);
+          else
+            accumulate<false>(r0, count, lanes, acc, sinks);
+        });
   }
 
   // Term (s, j) of a window of the lanes: op(A)(r0 + j, k0 + s) times x(k0 + s); past the last
   // output of a partial block, the last output's row again.
   template <bool Full>
   struct ColumnWindow {
+    static constexpr bool is_product = is_double;
     const Op& op;
     const XView& x;
     std::int64_t r0, k0;
@@ -218,24 +188,18 @@ struct OutputLanesFunctor {
   };
 
   // The compensated try for a block: the W outputs' sums side by side (CompensatedLanes), in
-  // windows of 8 columns. Writes the block only if every output's rounding is certified (the
-  // exact path reads y for all of them). No prefetch hints here, unlike accumulate: with the
-  // cheaper arithmetic they do not pay (docs/performance.md).
+  // windows of 8 columns; true with every output's rounding in r when all are certified. No
+  // prefetch hints here, unlike accumulate: with the cheaper arithmetic they do not pay
+  // (docs/performance.md).
   template <bool Full>
-  KOKKOS_INLINE_FUNCTION bool compensated(std::int64_t r0, int count) const {
+  KOKKOS_INLINE_FUNCTION bool compensated(std::int64_t r0, int count, double (&r)[W]) const {
     constexpr int window = 8;
     CompensatedLanes<W> lanes;
     for (std::int64_t k = 0; k < k_count; k += window) {
       const int steps = static_cast<int>(k_count - k < window ? k_count - k : window);
       lanes.add_products(ColumnWindow<Full>{op, x, r0, k, count}, steps);
     }
-    double r[W];
-    bool certified = true;
-    for (int j = 0; j < count; ++j)
-      certified = certified && finish.round_compensated(r0 + j, lanes.lane(j), r[j]);
-    if (!certified) return false;
-    for (int j = 0; j < count; ++j) finish.store(r0 + j, r[j]);
-    return true;
+    return round_lanes_compensated(finish, r0, count, lanes, r);
   }
 
   // Full blocks read rows r0 .. r0+W-1 (one contiguous slice per k for LayoutLeft "N"); in a
@@ -252,11 +216,7 @@ struct OutputLanesFunctor {
       if (Full)
         for (std::int64_t kk = k + Lanes::window; kk < k + 2 * Lanes::window && kk < k_count; ++kk)
           for (int j = 0; j < W; j += 8) prefetch_operand(op, r0 + j, kk);
-      const ColumnWindow<Full> terms{op, x, r0, k, count};
-      if (is_double)
-        lanes.add_products_window(terms, sinks);
-      else
-        lanes.add_window(terms, sinks);
+      lanes.add_window(ColumnWindow<Full>{op, x, r0, k, count}, sinks);
     }
     for (; k < k_count; ++k) {
       const double xk = x(k);
@@ -285,19 +245,15 @@ struct InnerLanesFunctor {
   Finish finish;
   std::int64_t k_count;
 
+  // The lanes folded into one expansion: when nothing reached the accumulator, the output is
+  // rounded from the slots, without clearing, filling and rounding 1 KiB per output (which cost
+  // as much as 256 terms).
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    if constexpr (RoundsCompensated<Finish>::value) {
-      if (k_count <= compensated_max_inner && compensated(i)) return;
-    }
-    // The lanes folded into one expansion: when nothing reached the accumulator, the output is
-    // rounded from the slots, without clearing, filling and rounding 1 KiB per output (which
-    // cost as much as 256 terms).
-    LazyAccumulator acc;
-    double slots[N];
-    accumulate_with_lanes_to_slots<N>(terms_type{op, x, i}, 0, k_count, acc, slots);
-    if (!acc.used() && round_from_slots(finish, i, slots)) return;
-    add_slots(slots, acc);
-    finish(i, acc.get());
+    certify_or_exact<N>(
+        finish, i, k_count <= compensated_max_inner, [&]() { return compensated(i); },
+        [&](LazyAccumulator& acc, double(&slots)[N]) {
+          accumulate_with_lanes_to_slots<N>(terms_type{op, x, i}, 0, k_count, acc, slots);
+        });
   }
 
   // Terms k W + j of output i, k < steps, as step k of lane j; past the last term, zero factors
@@ -326,18 +282,20 @@ struct InnerLanesFunctor {
 
   // The compensated try for output i: its dot product in host_lanes lanes (CompensatedLanes, one
   // vector operation per block of terms), folded into one CompensatedSum (see fold for the
-  // certificate's count of error terms); y(i) written only when certified.
-  KOKKOS_INLINE_FUNCTION bool compensated(std::int64_t i) const {
-    constexpr int W = host_lanes;
-    const terms_type terms{op, x, i};
-    CompensatedLanes<W> lanes;
-    const std::int64_t full = k_count / W;
-    if (full > 0) lanes.add_products(FullBlocks{terms, 0}, static_cast<int>(full));
-    if (full * W < k_count) lanes.add_products(Blocks{terms, full * W, k_count}, 1);
-    double r;
-    if (!finish.round_compensated(i, lanes.fold(), r)) return false;
-    finish.store(i, r);
-    return true;
+  // certificate's count of error terms). Doubles only (floats take no compensated try).
+  KOKKOS_INLINE_FUNCTION CompensatedSum compensated(std::int64_t i) const {
+    if constexpr (terms_type::is_product) {
+      constexpr int W = host_lanes;
+      const terms_type terms{op, x, i};
+      CompensatedLanes<W> lanes;
+      const std::int64_t full = k_count / W;
+      if (full > 0) lanes.add_products(FullBlocks{terms, 0}, static_cast<int>(full));
+      if (full * W < k_count) lanes.add_products(Blocks{terms, full * W, k_count}, 1);
+      return lanes.fold();
+    } else {
+      (void)i;
+      return CompensatedSum();
+    }
   }
 };
 
@@ -345,7 +303,6 @@ template <class ExecSpace, class Op, class XView, class Finish, int N, bool Earl
 struct TeamPerOutputFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using terms_type = RowTerms<Op, XView, std::is_same<typename Finish::value_type, double>::value>;
-  using is_product = std::integral_constant<bool, terms_type::is_product>;
   Op op;
   XView x;
   Finish finish;
@@ -374,7 +331,7 @@ struct TeamPerOutputFunctor {
       team.team_barrier();
       std::uint32_t flags = 0;
       accumulator.reduce(team, merged, flags);
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { finish(i, merged, flags); });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { round_exact(finish, i, merged, flags); });
       team.team_barrier();
     }
   }
@@ -383,9 +340,8 @@ struct TeamPerOutputFunctor {
   KOKKOS_INLINE_FUNCTION void accumulate(const member_type& team, const terms_type& terms,
                                          Sink& sink) const {
     Expansion<N, EarlyExit> expansion;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, k_count), [&](const std::int64_t k) {
-      add_term(terms, k, expansion, sink, is_product());
-    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, k_count),
+                         [&](const std::int64_t k) { add_term(terms, k, expansion, sink); });
     expansion.flush(sink);
     sink.publish();
   }
@@ -420,7 +376,6 @@ struct OutputBlockFunctor {
   using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 3>>;
   using member_type = typename policy_type::member_type;
   using terms_type = RowTerms<Op, XView, std::is_same<typename Finish::value_type, double>::value>;
-  using is_product = std::integral_constant<bool, terms_type::is_product>;
   static constexpr int num_digits = AccumulatorFormat::num_digits;
   static constexpr int max_team_size = 256;
   Op op;
@@ -430,7 +385,7 @@ struct OutputBlockFunctor {
   int outputs_per_team;  // R
   bool outputs_fast;     // neighbouring threads take neighbouring outputs
 
-  static constexpr bool tries_compensated = RoundsCompensated<Finish>::value;
+  static constexpr bool tries_compensated = FinishTraits<Finish>::certifies;
   bool try_compensated;  // tries_compensated and at most compensated_max_inner terms an output
 
   // The outputs' long accumulators and flags, then (tries_compensated) every thread's compensated
@@ -501,11 +456,7 @@ struct OutputBlockFunctor {
         for (int g = 1; g < groups; ++g) total.merge(load(thread(j, g * G)));
         if (groups == 1)
           for (int q = 1; q < C; ++q) total.merge(load(thread(j, q)));
-        double r;
-        if (finish.round_compensated(first + j, total, r))
-          finish.store(first + j, r);
-        else
-          refuse = 1;
+        refuse = round_from_compensated(finish, first + j, total) ? 0 : 1;
       }
       refused[j] = refuse;
     });
@@ -547,7 +498,7 @@ struct OutputBlockFunctor {
       if (i < m && (exact_only || refused[o])) {
         TeamAccumulator::Sink sink(digits + std::size_t(o) * num_digits, 1, flags + o);
         Expansion<N, EarlyExit> expansion;
-        accumulate_strided<4>(terms_type{op, x, i}, c, k_count, C, expansion, sink, is_product());
+        accumulate_strided<4>(terms_type{op, x, i}, c, k_count, C, expansion, sink);
         expansion.flush(sink);
         sink.publish();
       }
@@ -556,7 +507,7 @@ struct OutputBlockFunctor {
         if (first + j < m && (exact_only || refused[j])) {
           std::uint64_t* mine = digits + std::size_t(j) * num_digits;
           normalize_digits(mine, num_digits);
-          finish(first + j, static_cast<const std::uint64_t*>(mine), flags[j]);
+          round_exact(finish, first + j, static_cast<const std::uint64_t*>(mine), flags[j]);
         }
       });
       team.team_barrier();
@@ -711,23 +662,15 @@ void launch_output_block(const ExecSpace& space, const GemvConfig& c, const Op& 
 }
 
 // The lane schedules exist only where the execution space runs on the host's cores (they are
-// vectorized host loops); resolve_gemv_config picks output_block elsewhere.
-template <class ExecSpace, class Op, class XView, class Finish>
+// vectorized host loops); resolve_gemv_config picks output_block elsewhere. (The last argument,
+// whether the space is the host's, is implied by ExecSpace and ignored.)
+template <class ExecSpace, class Op, class XView, class Finish, class Host = std::true_type>
 void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
-                 const Finish& finish, std::true_type /*host*/) {
-  if (c.schedule == Schedule::output_lanes)
-    launch_output_lanes(space, c, op, x, finish);
-  else if (c.schedule == Schedule::inner_lanes)
-    launch_inner_lanes(space, c, op, x, finish);
-  else if (c.schedule == Schedule::output_block)
-    launch_output_block(space, c, op, x, finish);
-  else
-    launch_team_per_output(space, c, op, x, finish);
-}
-
-template <class ExecSpace, class Op, class XView, class Finish>
-void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
-                 const Finish& finish, std::false_type /*host*/) {
+                 const Finish& finish, Host = {}) {
+  if constexpr (is_host_space<ExecSpace>()) {
+    if (c.schedule == Schedule::output_lanes) return launch_output_lanes(space, c, op, x, finish);
+    if (c.schedule == Schedule::inner_lanes) return launch_inner_lanes(space, c, op, x, finish);
+  }
   if (c.schedule == Schedule::output_block)
     launch_output_block(space, c, op, x, finish);
   else

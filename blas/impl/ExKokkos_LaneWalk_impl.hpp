@@ -22,37 +22,35 @@ namespace Impl {
 
 // Adds element i through a scalar expansion.
 template <class Terms, class Exp, class Sink>
-KOKKOS_INLINE_FUNCTION void add_term(const Terms& terms, std::int64_t i, Exp& e, Sink& sink,
-                                     std::false_type /*is_product*/) {
-  e.add(terms(i), sink);
-}
-template <class Terms, class Exp, class Sink>
-KOKKOS_INLINE_FUNCTION void add_term(const Terms& terms, std::int64_t i, Exp& e, Sink& sink,
-                                     std::true_type /*is_product*/) {
-  double a, b;
-  terms(i, a, b);
-  e.add_product(a, b, sink);
+KOKKOS_INLINE_FUNCTION void add_term(const Terms& terms, std::int64_t i, Exp& e, Sink& sink) {
+  if constexpr (Terms::is_product) {
+    double a, b;
+    terms(i, a, b);
+    e.add_product(a, b, sink);
+  } else {
+    e.add(terms(i), sink);
+  }
 }
 
 // Adds elements [i, i + W) to the lanes; false if the block was refused (see ExpansionLanes).
 template <class Terms, class Lanes, class Sink>
-KOKKOS_INLINE_FUNCTION bool add_block(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
-                                      std::false_type /*is_product*/) {
-  double v[Lanes::lanes];
-  for (int j = 0; j < Lanes::lanes; ++j) v[j] = terms(i + j);
-  return lanes.add(v, sink);
-}
-template <class Terms, class Lanes, class Sink>
-KOKKOS_INLINE_FUNCTION bool add_block(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
-                                      std::true_type /*is_product*/) {
-  double a[Lanes::lanes], b[Lanes::lanes];
-  for (int j = 0; j < Lanes::lanes; ++j) terms(i + j, a[j], b[j]);
-  return lanes.add_products(a, b, sink);
+KOKKOS_INLINE_FUNCTION bool add_block(const Terms& terms, std::int64_t i, Lanes& lanes,
+                                      Sink& sink) {
+  if constexpr (Terms::is_product) {
+    double a[Lanes::lanes], b[Lanes::lanes];
+    for (int j = 0; j < Lanes::lanes; ++j) terms(i + j, a[j], b[j]);
+    return lanes.add_products(a, b, sink);
+  } else {
+    double v[Lanes::lanes];
+    for (int j = 0; j < Lanes::lanes; ++j) v[j] = terms(i + j);
+    return lanes.add(v, sink);
+  }
 }
 
 // Element i + s * W + j of a contiguous range as term (s, j) of a window of ExpansionLanes.
 template <class Terms, int W>
 struct WindowOfRange {
+  static constexpr bool is_product = Terms::is_product;
   const Terms& terms;
   std::int64_t i;
   KOKKOS_INLINE_FUNCTION double operator()(int s, int j) const { return terms(i + s * W + j); }
@@ -61,24 +59,12 @@ struct WindowOfRange {
   }
 };
 
-// Adds elements [i, i + window * W) to the lanes in one window (see ExpansionLanes).
-template <class Terms, class Lanes, class Sink>
-KOKKOS_INLINE_FUNCTION void add_window(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
-                                       std::false_type /*is_product*/) {
-  lanes.add_window(WindowOfRange<Terms, Lanes::lanes>{terms, i}, sink);
-}
-template <class Terms, class Lanes, class Sink>
-KOKKOS_INLINE_FUNCTION void add_window(const Terms& terms, std::int64_t i, Lanes& lanes, Sink& sink,
-                                       std::true_type /*is_product*/) {
-  lanes.add_products_window(WindowOfRange<Terms, Lanes::lanes>{terms, i}, sink);
-}
-
 // Adds elements [i, i + W): to the lanes, or, if they refuse the block, term by term.
-template <class Terms, class Lanes, class Exp, class Sink, class IsProduct>
+template <class Terms, class Lanes, class Exp, class Sink>
 KOKKOS_INLINE_FUNCTION void add_block_or_terms(const Terms& terms, std::int64_t i, Lanes& lanes,
-                                               Exp& scalar, Sink& sink, IsProduct is_product) {
-  if (!add_block(terms, i, lanes, sink, is_product))
-    for (int j = 0; j < Lanes::lanes; ++j) add_term(terms, i + j, scalar, sink, is_product);
+                                               Exp& scalar, Sink& sink) {
+  if (!add_block(terms, i, lanes, sink))
+    for (int j = 0; j < Lanes::lanes; ++j) add_term(terms, i + j, scalar, sink);
 }
 
 // Lanes per CPU thread: four AVX-512 registers per slot, enough independent TwoSum
@@ -91,14 +77,13 @@ template <class Terms, class Lanes, class Exp, class Sink>
 KOKKOS_INLINE_FUNCTION void walk_with_lanes(const Terms& terms, std::int64_t first,
                                             std::int64_t last, Lanes& lanes, Exp& scalar,
                                             Sink& sink) {
-  using is_product = std::integral_constant<bool, Terms::is_product>;
   constexpr int W = Lanes::lanes;
   std::int64_t i = first;
   // Whole windows, then the blocks after the last window one by one.
   constexpr std::int64_t span = std::int64_t(Lanes::window) * W;
-  for (; i + span <= last; i += span) add_window(terms, i, lanes, sink, is_product());
-  for (; i + W <= last; i += W) add_block_or_terms(terms, i, lanes, scalar, sink, is_product());
-  for (; i < last; ++i) add_term(terms, i, scalar, sink, is_product());
+  for (; i + span <= last; i += span) lanes.add_window(WindowOfRange<Terms, W>{terms, i}, sink);
+  for (; i + W <= last; i += W) add_block_or_terms(terms, i, lanes, scalar, sink);
+  for (; i < last; ++i) add_term(terms, i, scalar, sink);
 }
 
 // Adds terms [first, last) exactly into sink (every slot flushed at the end).
@@ -139,30 +124,25 @@ KOKKOS_INLINE_FUNCTION void accumulate_with_lanes_to_slots(const Terms& terms, s
 template <class Terms, class Exp, class Sink, int... J>
 KOKKOS_INLINE_FUNCTION void add_strided_block(const Terms& terms, std::int64_t i,
                                               std::int64_t stride, Exp& e, Sink& sink,
-                                              std::false_type /*is_product*/,
                                               std::integer_sequence<int, J...>) {
-  const double v[] = {terms(i + J * stride)...};
-  (e.add(v[J], sink), ...);
-}
-template <class Terms, class Exp, class Sink, int... J>
-KOKKOS_INLINE_FUNCTION void add_strided_block(const Terms& terms, std::int64_t i,
-                                              std::int64_t stride, Exp& e, Sink& sink,
-                                              std::true_type /*is_product*/,
-                                              std::integer_sequence<int, J...>) {
-  double a[sizeof...(J)], b[sizeof...(J)];
-  (terms(i + J * stride, a[J], b[J]), ...);
-  (e.add_product(a[J], b[J], sink), ...);
+  if constexpr (Terms::is_product) {
+    double a[sizeof...(J)], b[sizeof...(J)];
+    (terms(i + J * stride, a[J], b[J]), ...);
+    (e.add_product(a[J], b[J], sink), ...);
+  } else {
+    const double v[] = {terms(i + J * stride)...};
+    (e.add(v[J], sink), ...);
+  }
 }
 
-template <int Ahead, class Terms, class Exp, class Sink, class IsProduct>
+template <int Ahead, class Terms, class Exp, class Sink>
 KOKKOS_INLINE_FUNCTION void accumulate_strided(const Terms& terms, std::int64_t first,
                                                std::int64_t last, std::int64_t stride, Exp& e,
-                                               Sink& sink, IsProduct is_product) {
+                                               Sink& sink) {
   std::int64_t i = first;
   for (; i + (Ahead - 1) * stride < last; i += Ahead * stride)
-    add_strided_block(terms, i, stride, e, sink, is_product,
-                      std::make_integer_sequence<int, Ahead>());
-  for (; i < last; i += stride) add_term(terms, i, e, sink, is_product);
+    add_strided_block(terms, i, stride, e, sink, std::make_integer_sequence<int, Ahead>());
+  for (; i < last; i += stride) add_term(terms, i, e, sink);
 }
 
 }  // namespace Impl

@@ -29,7 +29,6 @@ struct TeamExactRow {
   using T = typename BView::non_const_value_type;
   using terms_type =
       RowTerms<PanelOperand<Tri>, RelabelledVector<Tri, BView>, std::is_same<T, double>::value>;
-  using is_product = std::integral_constant<bool, terms_type::is_product>;
   Tri tri;
   BView b;
   std::int64_t p, rows;  // the diagonal block: rows p .. p + rows - 1
@@ -86,8 +85,7 @@ struct TeamExactRow {
     const terms_type terms{PanelOperand<Tri>{tri, p, rows}, RelabelledVector<Tri, BView>{tri, b},
                            i};
     Expansion<N, EarlyExit> expansion;
-    accumulate_strided<4>(terms, from + team.team_rank(), q, team.team_size(), expansion, sink,
-                          is_product());
+    accumulate_strided<4>(terms, from + team.team_rank(), q, team.team_size(), expansion, sink);
     if (team.team_rank() == 0) sink.add(double(b(tri.index(q))));
     if (!expansion.empty()) expansion.flush(sink);
     sink.publish();

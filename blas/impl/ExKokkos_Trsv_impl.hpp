@@ -32,7 +32,7 @@
 namespace ExKokkos {
 namespace Impl {
 
-// Panel finish: keeps S exactly.
+// Panel finish (ExKokkos_Finish_impl.hpp): keeps S exactly.
 template <class T, class Workspace>
 struct KeepExactSum {
   using value_type = T;
@@ -40,15 +40,10 @@ struct KeepExactSum {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, const LongAccumulator& s) const {
     ws(i) = s;
   }
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, const std::uint64_t* normalized,
-                                         std::uint32_t flags) const {
-    LongAccumulator s;
-    s.merge_normalized(normalized, flags);
-    ws(i) = s;
-  }
 };
 
-// Residual finish: r_q = RN(b_q + S_q) with S_q = sum_r -T(q, r) x_r, one rounding.
+// Residual finish (ExKokkos_Finish_impl.hpp): r_q = RN(b_q + S_q) with S_q = sum_r -T(q, r) x_r,
+// one rounding.
 template <class Tri, class RView, class BView>
 struct ResidualFinish {
   using value_type = typename RView::non_const_value_type;
@@ -61,20 +56,15 @@ struct ResidualFinish {
     total.add(b(i));
     r(i) = total.round<value_type>();
   }
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t q, const std::uint64_t* normalized,
-                                         std::uint32_t flags) const {
-    LongAccumulator s;
-    s.merge_normalized(normalized, flags);
-    (*this)(q, s);
-  }
 };
 
-// Rows [p, p + rows) of the substitution on one thread, in order:
-// S_q = panel_q + b_q + sum_{p <= r < q} -T(q, r) x_r exactly, x_q = RN(RN(S_q) / T(q, q)) (or
-// RN(S_q) with a unit diagonal). `panel` holds each row's exact sum over the earlier blocks;
-// nullptr for the first block (and for the LU solves, which are one block), where a row's
-// compensated sum is tried first: when its rounding is certified it is RN of the exact residual,
-// at a fraction of the cost of a long accumulator per row.
+// Rows [p, p + rows) of the substitution on one thread, in order, each by the certify-or-exact
+// engine (ExKokkos_CertifyOrExact_impl.hpp): S_q = panel_q + b_q + sum_{p <= r < q} -T(q, r) x_r
+// exactly, x_q = RN(RN(S_q) / T(q, q)) (or RN(S_q) with a unit diagonal). `panel` holds each
+// row's exact sum over the earlier blocks; nullptr for the first block (and for the LU solves,
+// which are one block), where a row's compensated sum is tried first: when its rounding is
+// certified it is RN of the exact residual, at a fraction of the cost of a long accumulator per
+// row.
 template <int N, class Tri, class BView>
 struct SerialSubstitution {
   using T = typename BView::non_const_value_type;
@@ -86,38 +76,38 @@ struct SerialSubstitution {
                                          const LongAccumulator* panel) const {
     for (std::int64_t i = 0; i < rows; ++i) {
       const std::int64_t q = p + i;
-      if (panel == nullptr && certified_row(p, q)) continue;
-      LongAccumulator s;
-      if (panel != nullptr) s = panel[i];
-      Expansion<N> e;
-      for (std::int64_t r = p; r < q; ++r) add(e, -tri(q, r), b(tri.index(r)), s);
-      e.flush(s);
-      s.add(b(tri.index(q)));
-      const T residual = s.round<T>();
-      b(tri.index(q)) = unit ? residual : residual / T(tri(q, q));
+      const auto finish = round_sum_into<T>([&](std::int64_t, T residual) {
+        b(tri.index(q)) = unit ? residual : residual / T(tri(q, q));
+      });
+      // b_q joins the accumulator, which the exact step thus always rounds (as the team's rows).
+      certify_or_exact<N>(
+          finish, q, panel == nullptr, [&]() { return compensated_row(p, q); },
+          [&](LazyAccumulator& s, double(&slots)[N]) {
+            if (panel != nullptr) s.get() = panel[i];
+            Expansion<N> e;
+            for (std::int64_t r = p; r < q; ++r) add(e, -tri(q, r), b(tri.index(r)), s);
+            s.add(b(tri.index(q)));
+            for (int u = 0; u < N; ++u) slots[u] = e[u];
+          });
     }
   }
 
-  // Row q from CompensatedSum when its rounding is certified; false leaves the row to the exact
-  // sum.
-  KOKKOS_INLINE_FUNCTION bool certified_row(std::int64_t p, std::int64_t q) const {
+  // Row q's residual b_q + sum_{p <= r < q} -T(q, r) x_r as a CompensatedSum (doubles; the engine
+  // tries none for floats).
+  KOKKOS_INLINE_FUNCTION CompensatedSum compensated_row(std::int64_t p, std::int64_t q) const {
+    CompensatedSum c;
     if constexpr (std::is_same<T, double>::value) {
-      CompensatedSum c;
       for (std::int64_t r = p; r < q; ++r) c.add_product(-tri(q, r), b(tri.index(r)));
       c.add(b(tri.index(q)));
-      double residual;
-      if (!c.round(residual)) return false;
-      b(tri.index(q)) = unit ? residual : residual / T(tri(q, q));
-      return true;
     } else {
-      (void)p;
-      (void)q;
-      return false;
+      (void)p, (void)q;
     }
+    return c;
   }
 
   // Two floats multiply exactly in double; doubles go through TwoProd.
-  KOKKOS_INLINE_FUNCTION static void add(Expansion<N>& e, double t, double x, LongAccumulator& s) {
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION static void add(Expansion<N>& e, double t, double x, Sink& s) {
     if (std::is_same<T, double>::value)
       e.add_product(t, x, s);
     else
@@ -369,8 +359,7 @@ void launch_panel(const ExecSpace& space, const TrsvPlan& plan, const Tri& tri, 
   const GemvConfig c =
       resolve_gemv_config(space, options, panel, std::is_same<T, double>::value, routine);
   launch_gemv(space, c, panel, RelabelledVector<Tri, BView>{tri, b},
-              KeepExactSum<T, TrsvWorkspace<ExecSpace>>{ws.exact},
-              std::integral_constant<bool, is_host_space<ExecSpace>()>());
+              KeepExactSum<T, TrsvWorkspace<ExecSpace>>{ws.exact});
 }
 
 template <class T, class ExecSpace, class Tri, class BView>
@@ -423,8 +412,7 @@ int solve_triangular(const ExecSpace& space, const Tri& tri, const BView& b, boo
         resolve_gemv_config(space, options, full, std::is_same<T, double>::value, routine);
     launch_gemv(
         space, c, full, RelabelledVector<Tri, BView>{tri, b},
-        ResidualFinish<Tri, decltype(correction), decltype(original)>{tri, correction, original},
-        std::integral_constant<bool, is_host_space<ExecSpace>()>());
+        ResidualFinish<Tri, decltype(correction), decltype(original)>{tri, correction, original});
     blocked_substitution<T>(space, tri, correction, unit, options, plan, ws, routine);
     std::int64_t changed = 0;
     Kokkos::parallel_reduce("ExKokkos::extrsv::refine", Kokkos::RangePolicy<ExecSpace>(space, 0, n),

@@ -17,14 +17,8 @@
 #ifndef EXKOKKOS_GETF2_IMPL_HPP
 #define EXKOKKOS_GETF2_IMPL_HPP
 
+#include <impl/ExKokkos_CertifyOrExact_impl.hpp>
 #include <ExKokkos_Compat.hpp>
-#include <ExKokkos_CompensatedLanes.hpp>
-#include <ExKokkos_CompensatedSum.hpp>
-#include <ExKokkos_Expansion.hpp>
-#include <ExKokkos_ExpansionLanes.hpp>
-#include <ExKokkos_ExpansionRounding.hpp>
-#include <ExKokkos_LazyAccumulator.hpp>
-#include <ExKokkos_LongAccumulator.hpp>
 #include <impl/ExKokkos_Tuning_impl.hpp>
 
 #include <cstddef>
@@ -34,15 +28,11 @@
 namespace ExKokkos {
 namespace Impl {
 
-// RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding. First the cheap certified
-// try (CompensatedSum: a TwoProd, one TwoSum and four additions per term instead of an expansion's
-// N TwoSums); only when it refuses (a rounding within reach of the sum's error bound, special
-// values, underflow) the exact sum: an expansion, spilling into a long accumulator.
-template <int N, class AView>
-KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
-                                                                      int count) {
-  using T = typename AView::non_const_value_type;
-  if constexpr (std::is_same<T, double>::value) {
+// lu_update's certified try: a_ij - sum_{k < count} a_ik a_kj as a CompensatedSum (doubles; the
+// engine tries none for floats).
+template <class AView>
+KOKKOS_INLINE_FUNCTION CompensatedSum lu_compensated_sum(const AView& A, int i, int j, int count) {
+  if constexpr (std::is_same<typename AView::non_const_value_type, double>::value) {
     // The sum starts at a_ij: head a_ij, no error term. add(a_ij) on an empty sum would spend a
     // TwoSum (six additions) on 0 + a_ij, whose error is zero; the head is the same (a -0 becomes
     // +0 there, and a zero sum is refused either way), so are the bits.
@@ -69,22 +59,38 @@ KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AVie
       }
       for (; k < count; ++k, a += sa, b += sb) c.add_product(-*a, *b);
     }
-    double certified;
-    if (c.round(certified)) return certified;
+    return c;
+  } else {
+    (void)A, (void)i, (void)j, (void)count;
+    return CompensatedSum();
   }
-  LazyAccumulator s;
-  Expansion<N> e;
-  e.add(double(A(i, j)), s);
-  for (int k = 0; k < count; ++k) {
-    if (std::is_same<T, double>::value)
-      e.add_product(-double(A(i, k)), double(A(k, j)), s);
-    else
-      e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
-  }
-  double fast;
-  if (std::is_same<T, double>::value && !s.used() && round_expansion_fast(e, fast)) return T(fast);
-  e.flush(s);
-  return s.get().round<T>();
+}
+
+// RN(a_ij - sum_{k < count} a_ik a_kj), exact before the one rounding, by the certify-or-exact
+// engine (ExKokkos_CertifyOrExact_impl.hpp): first the cheap certified try (CompensatedSum: a
+// TwoProd, one TwoSum and four additions per term instead of an expansion's N TwoSums); only when
+// it refuses (a rounding within reach of the sum's error bound, special values, underflow) the
+// exact sum: an expansion, rounded from its slots or spilling into a long accumulator.
+template <int N, class AView>
+KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
+                                                                      int count) {
+  using T = typename AView::non_const_value_type;
+  T entry;
+  const auto finish = round_sum_into<T>([&](std::int64_t, T v) { entry = v; });
+  certify_or_exact<N>(
+      finish, 0, true, [&]() { return lu_compensated_sum(A, i, j, count); },
+      [&](LazyAccumulator& s, double(&slots)[N]) {
+        Expansion<N> e;
+        e.add(double(A(i, j)), s);
+        for (int k = 0; k < count; ++k) {
+          if (std::is_same<T, double>::value)
+            e.add_product(-double(A(i, k)), double(A(k, j)), s);
+          else
+            e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
+        }
+        for (int q = 0; q < N; ++q) slots[q] = e[q];
+      });
+  return entry;
 }
 
 // W entries of the factorization side by side, for ExpansionLanes: entry l is (row, col) =
@@ -110,6 +116,7 @@ struct LuLaneEntries {
 // Step s, entry l of a window of lu_update_in_lanes: term k0 + s of entry l.
 template <class Entries>
 struct LuLaneWindow {
+  static constexpr bool is_product = true;
   const Entries& entries;
   int k0;
   KOKKOS_INLINE_FUNCTION void operator()(int s, int l, double& a, double& b) const {
@@ -120,46 +127,34 @@ struct LuLaneWindow {
 // The new values of W entries (count of them real) from `terms` exact products each, for a host
 // thread that owns the whole matrix: the W sums side by side in ExpansionLanes (vectorized, and W
 // independent TwoSum chains where lu_update waits on the latency of each), in windows of up to 8
-// terms.
-// The same exact sums and the same single rounding as lu_update, so the same bits.
-// First the cheap certified try for all W entries (CompensatedLanes); only when an entry's rounding
-// is not certified, the exact sums in expansions.
+// terms, by the engine's lanes driver (ExKokkos_CertifyOrExact_impl.hpp). The same exact sums and
+// the same single rounding as lu_update, so the same bits. The certified try rounds all W lanes
+// at once (CompensatedLanes::round_all, branch-free: each lane's CompensatedSum::round, as
+// RoundSum's); the lanes past count repeat the last entry.
 template <int N, int W, class Entries>
 KOKKOS_INLINE_FUNCTION void lu_update_in_lanes(const Entries& entries, int count, int terms) {
-  {
-    CompensatedLanes<W> fast;
-    double a[W], r[W];
-    for (int l = 0; l < W; ++l) a[l] = entries.initial(l);
-    fast.add(a);
-    fast.add_products(LuLaneWindow<Entries>{entries, 0}, terms);
-    if (fast.round_all(r)) {  // the lanes past count repeat the last entry
-      for (int l = 0; l < count; ++l) entries.store(l, r[l]);
-      return;
-    }
-  }
-  using Lanes = ExpansionLanes<N, W>;
-  Lanes lanes;
-  LazyAccumulator acc[W];
-  PerLaneSinks<LazyAccumulator> sinks{acc};
-  double a[W];
-  for (int l = 0; l < W; ++l) a[l] = entries.initial(l);
-  if (!lanes.add(a, sinks))  // refused: term by term into the sinks, which take anything
-    for (int l = 0; l < count; ++l) acc[l].add(a[l]);
-  for (int k = 0; k < terms; k += Lanes::window)
-    lanes.add_products_window(LuLaneWindow<Entries>{entries, k}, sinks,
-                              terms - k < Lanes::window ? terms - k : Lanes::window);
-  for (int l = 0; l < count; ++l) {
-    if (!acc[l].used()) {  // the lane's slots hold the whole sum
-      double x[N], fast;
-      for (int q = 0; q < N; ++q) x[q] = lanes.slot(q, l);
-      if (round_terms_fast(x, fast)) {
-        entries.store(l, fast);
-        continue;
-      }
-    }
-    lanes.flush_lane(l, sinks);
-    entries.store(l, acc[l].get().template round<double>());
-  }
+  const auto finish =
+      round_sum_into<double>([&](std::int64_t l, double v) { entries.store(int(l), v); });
+  certify_or_exact_lanes<N, W>(
+      finish, 0, count, true,
+      [&](double(&r)[W]) {
+        CompensatedLanes<W> fast;
+        double a[W];
+        for (int l = 0; l < W; ++l) a[l] = entries.initial(l);
+        fast.add(a);
+        fast.add_products(LuLaneWindow<Entries>{entries, 0}, terms);
+        return fast.round_all(r);
+      },
+      [&](ExpansionLanes<N, W>& lanes, LazyAccumulator* acc, PerLaneSinks<LazyAccumulator>& sinks) {
+        using Lanes = ExpansionLanes<N, W>;
+        double a[W];
+        for (int l = 0; l < W; ++l) a[l] = entries.initial(l);
+        if (!lanes.add(a, sinks))  // refused: term by term into the sinks, which take anything
+          for (int l = 0; l < count; ++l) acc[l].add(a[l]);
+        for (int k = 0; k < terms; k += Lanes::window)
+          lanes.add_window(LuLaneWindow<Entries>{entries, k}, sinks,
+                           terms - k < Lanes::window ? terms - k : Lanes::window);
+      });
 }
 
 // Entries [first, last) of column `fixed` (Column) or of row `fixed`, W at a time.
@@ -193,6 +188,7 @@ KOKKOS_INLINE_FUNCTION void lu_update_range_in_lanes(const AView& A, int fixed, 
 // a team of one thread updates whole rows and columns through lu_update_range_in_lanes.
 template <int N, bool HostLanes = false>
 struct ExactLuUpdate {
+  static constexpr int size = N;
   template <class AView>
   KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type operator()(const AView& A, int i,
                                                                          int j, int count) const {
@@ -201,40 +197,35 @@ struct ExactLuUpdate {
 };
 
 // Step j's updates of team_getf2, the team's threads taking entries: rows [j, m) of column j
-// (a11 and a21), or columns [j + 1, n) of row j (the row of U).
+// (a11 and a21), or columns [j + 1, n) of row j (the row of U). A host team of one thread with
+// ExactLuUpdate<N, true> takes them W at a time in vector lanes (lu_update_range_in_lanes).
+template <class Update>
+struct UsesHostLanes : std::false_type {};
+template <int N>
+struct UsesHostLanes<ExactLuUpdate<N, true>> : std::true_type {};
+
 template <class Member, class AView, class Update>
 KOKKOS_INLINE_FUNCTION void update_column(const Member& team, const AView& A, int j,
                                           const Update& update) {
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, static_cast<int>(A.extent(0))),
+  const int m = static_cast<int>(A.extent(0));
+  if constexpr (UsesHostLanes<Update>::value &&
+                std::is_same<typename AView::non_const_value_type, double>::value) {
+    if (team.team_size() == 1) return lu_update_range_in_lanes<Update::size, true>(A, j, j, m, j);
+  }
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, m),
                        [&](const int i) { A(i, j) = update(A, i, j, j); });
 }
 template <class Member, class AView, class Update>
 KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j,
                                        const Update& update) {
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, static_cast<int>(A.extent(1))),
+  const int n = static_cast<int>(A.extent(1));
+  if constexpr (UsesHostLanes<Update>::value &&
+                std::is_same<typename AView::non_const_value_type, double>::value) {
+    if (team.team_size() == 1)
+      return lu_update_range_in_lanes<Update::size, false>(A, j, j + 1, n, j);
+  }
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, n),
                        [&](const int c) { A(j, c) = update(A, j, c, j); });
-}
-template <class Member, class AView, int N>
-KOKKOS_INLINE_FUNCTION void update_column(const Member& team, const AView& A, int j,
-                                          const ExactLuUpdate<N, true>&) {
-  if constexpr (std::is_same<typename AView::non_const_value_type, double>::value) {
-    if (team.team_size() == 1) {
-      lu_update_range_in_lanes<N, true>(A, j, j, static_cast<int>(A.extent(0)), j);
-      return;
-    }
-  }
-  update_column(team, A, j, ExactLuUpdate<N, false>());
-}
-template <class Member, class AView, int N>
-KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j,
-                                       const ExactLuUpdate<N, true>&) {
-  if constexpr (std::is_same<typename AView::non_const_value_type, double>::value) {
-    if (team.team_size() == 1) {
-      lu_update_range_in_lanes<N, false>(A, j, j + 1, static_cast<int>(A.extent(1)), j);
-      return;
-    }
-  }
-  update_row(team, A, j, ExactLuUpdate<N, false>());
 }
 
 // The pivot rule on one thread: the first index i >= j of the largest |A(i, j)|, a NaN never
