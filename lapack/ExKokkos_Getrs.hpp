@@ -272,6 +272,25 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
   });
 }
 
+namespace Impl {
+
+// Copies the solution of each system whose factorization succeeded (info 0) into B; the others
+// keep B, as LAPACK leaves them. A functor, not a lambda: nvcc's host pass cannot name a device
+// lambda inside a function template with an unnamed template parameter (the enable_if below).
+template <class BView, class XView, class InfoView>
+struct StoreSolvedFunctor {
+  BView B;
+  XView x;
+  InfoView info;
+  std::size_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t s) const {
+    if (info(s) == 0)
+      for (std::size_t i = 0; i < n; ++i) B(s, i) = x(s, i);
+  }
+};
+
+}  // namespace Impl
+
 // A: batch x n x n (factored in place), B: batch x n (overwritten by the solutions), info and
 // steps: batch (steps may be an empty view when options.refinement_steps == 0). Systems with
 // info > 0 are left unsolved, as LAPACK does.
@@ -314,12 +333,9 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
                          Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
                          F{A, ipiv, x, original, b0, d, steps, false, options.refinement_steps});
   });
-  Kokkos::parallel_for(
-      "ExKokkos::exgesv_batched::store", Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
-      KOKKOS_LAMBDA(const std::size_t s) {
-        if (info(s) == 0)
-          for (std::size_t i = 0; i < n; ++i) B(s, i) = x(s, i);
-      });
+  Kokkos::parallel_for("ExKokkos::exgesv_batched::store",
+                       Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
+                       Impl::StoreSolvedFunctor<BView, decltype(x), InfoView>{B, x, info, n});
 }
 
 }  // namespace ExKokkos

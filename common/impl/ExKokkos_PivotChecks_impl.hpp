@@ -17,8 +17,8 @@
 namespace ExKokkos {
 namespace Impl {
 
-// The first flat index s n + j (system s, step j) whose pivot lies outside [j, n), or the size
-// when there is none. ipiv is batch x n (Rank 2) or n (Rank 1, one system).
+// The first flat index s n + j (system s, step j) whose pivot lies outside [j, n), or at least
+// the size when there is none. ipiv is batch x n (Rank 2) or n (Rank 1, one system).
 template <class PivView, int Rank = static_cast<int>(PivView::rank)>
 struct FirstBadPivot {
   PivView ipiv;
@@ -41,12 +41,13 @@ void check_pivot_range(const ExecSpace& space, const char* routine, const PivVie
                        std::int64_t systems, std::int64_t n) {
   const std::int64_t size = systems * n;
   if (size == 0) return;
+  // Min's identity is the largest int64, which every reduction with no bad pivot returns.
   std::int64_t first = size;
   Kokkos::parallel_reduce(
       "ExKokkos::check_pivots",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, size),
       FirstBadPivot<PivView>{ipiv, n}, Kokkos::Min<std::int64_t>(first));
-  if (first == size) return;
+  if (first >= size) return;
   const std::int64_t s = first / n, j = first % n;
   std::int64_t value = 0;
   if constexpr (static_cast<int>(PivView::rank) == 1) {
