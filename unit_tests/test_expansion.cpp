@@ -73,8 +73,12 @@ void check_lanes(std::mt19937_64& rng) {
   const auto sums = ExKokkosTest::sum_generators();
   for (int c = 0; c < 1000; ++c) {
     const auto& g = sums[rng() % sums.size()];
-    const std::vector<double> v = g.generate(W * (1 + rng() % 20), rng);
-    const std::vector<double> w = g.generate(v.size(), rng);
+    // A generator returns about the size asked for: whole blocks of W, the last one padded with
+    // zeros (terms the oracle gets too), and a factor for every term.
+    std::vector<double> v = g.generate(W * (1 + rng() % 20), rng);
+    v.resize((v.size() + W - 1) / W * W, 0.0);
+    std::vector<double> w = g.generate(v.size(), rng);
+    w.resize(v.size(), 0.0);
     ExKokkosTest::ExactSum oracle;
     ExKokkos::Impl::ExpansionLanes<N, W> lanes;
     ExKokkos::Impl::Expansion<N> scalar;  // takes the blocks the lanes refuse, as the kernels do

@@ -129,7 +129,8 @@ TEST(LongAccumulatorRandom, MixedSumsAndProducts) {
   for (int c = 0; c < cases_per_generator; ++c) {
     const auto& g = generators[rng() % generators.size()];
     const std::vector<double> a = g.generate(random_size(rng), rng);
-    const std::vector<double> b = g.generate(a.size(), rng);
+    std::vector<double> b = g.generate(a.size(), rng);
+    b.resize(a.size(), 0.0);  // a generator returns about the size asked for: a factor per term
     ExactSum oracle;
     LongAccumulator acc;
     for (std::size_t i = 0; i < a.size(); ++i) {
