@@ -87,9 +87,9 @@ struct OzakiCostModel {
   static OzakiCostModel host() {
     OzakiCostModel c;
     c.measured = true;
-    c.exact_per_term = 2.7e-9;
+    c.exact_per_term = 1.2e-10;
     c.fixed = 2e-3;
-    c.gemm_flops_per_s = 4.5e10;
+    c.gemm_flops_per_s = 9.5e10;
     c.full_rate_extent = 256;
     c.split_per_entry = 1.0e-8;
     c.per_element = 1.2e-7;
