@@ -2,7 +2,9 @@
 // ExKokkos::exaxpby and ExKokkos::exaxpy: y(i) = RN(alpha * x(i) + beta * y(i)), each element
 // correctly rounded as one expression (ExKokkos_RoundedAxpby.hpp), so any partition gives the
 // same bits. As in KokkosBlas/BLAS, beta == 0 does not read y (y = RN(alpha x), NaN in y is not
-// propagated) and alpha == 0 does not read x.
+// propagated) and alpha == 0 does not read x. x and y: rank-1 views, or rank-2 views of one
+// shape (KokkosBlas' multivectors: every column, each with the rank-1 routine's bits); scalar
+// alpha and beta (KokkosBlas' per-column coefficient views are not taken).
 //
 //   ExKokkos::exaxpby(space, alpha, x, beta, y);   ExKokkos::exaxpby(alpha, x, beta, y);
 //   ExKokkos::exaxpy(space, alpha, x, y);          ExKokkos::exaxpy(alpha, x, y);   // beta = 1
@@ -74,11 +76,21 @@ void launch_axpby(const ExecSpace& space, const char* label,
   }
 }
 
+// Every column of the canonical x and y (rank 1: one column), one launch each.
+template <class ExecSpace, class XView, class YView>
+void axpby_columns(const ExecSpace& space, const char* label,
+                   typename YView::non_const_value_type alpha, const XView& x,
+                   typename YView::non_const_value_type beta, const YView& y) {
+  for (std::size_t j = 0; j < num_columns(y); ++j)
+    launch_axpby(space, label, alpha, read_view<ExecSpace>(column(x, j)), beta,
+                 write_view<ExecSpace>(column(y, j)));
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class XView, class YView,
-          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>() &&
-                                      Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1or2_view<XView>() &&
+                                      Impl::is_rank1or2_view<YView>(),
                                   int>::type = 0>
 void exaxpby(const ExecSpace& space, typename YView::non_const_value_type alpha, const XView& x,
              typename YView::non_const_value_type beta, const YView& y) {
@@ -86,21 +98,21 @@ void exaxpby(const ExecSpace& space, typename YView::non_const_value_type alpha,
   Impl::require_accessible<ExecSpace, YView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exaxpby");
   Impl::check_elementwise_views("ExKokkos::exaxpby", y, x);
-  Impl::launch_axpby(space, "ExKokkos::exaxpby", alpha, Impl::read_view<ExecSpace>(x), beta,
-                     Impl::write_view<ExecSpace>(y));
+  Impl::axpby_columns(space, "ExKokkos::exaxpby", alpha, Impl::read_view<ExecSpace>(x), beta,
+                      Impl::write_view<ExecSpace>(y));
 }
 
 template <class XView, class YView,
-          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
-                                  int>::type = 0>
+          typename std::enable_if<
+              Impl::is_rank1or2_view<XView>() && Impl::is_rank1or2_view<YView>(), int>::type = 0>
 void exaxpby(typename YView::non_const_value_type alpha, const XView& x,
              typename YView::non_const_value_type beta, const YView& y) {
   exaxpby(typename YView::execution_space(), alpha, x, beta, y);
 }
 
 template <class ExecSpace, class XView, class YView,
-          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>() &&
-                                      Impl::is_rank1_view<YView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1or2_view<XView>() &&
+                                      Impl::is_rank1or2_view<YView>(),
                                   int>::type = 0>
 void exaxpy(const ExecSpace& space, typename YView::non_const_value_type alpha, const XView& x,
             const YView& y) {
@@ -108,13 +120,13 @@ void exaxpy(const ExecSpace& space, typename YView::non_const_value_type alpha, 
   Impl::require_accessible<ExecSpace, YView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exaxpy");
   Impl::check_elementwise_views("ExKokkos::exaxpy", y, x);
-  Impl::launch_axpby(space, "ExKokkos::exaxpy", alpha, Impl::read_view<ExecSpace>(x), 1,
-                     Impl::write_view<ExecSpace>(y));
+  Impl::axpby_columns(space, "ExKokkos::exaxpy", alpha, Impl::read_view<ExecSpace>(x), 1,
+                      Impl::write_view<ExecSpace>(y));
 }
 
 template <class XView, class YView,
-          typename std::enable_if<Impl::is_rank1_view<XView>() && Impl::is_rank1_view<YView>(),
-                                  int>::type = 0>
+          typename std::enable_if<
+              Impl::is_rank1or2_view<XView>() && Impl::is_rank1or2_view<YView>(), int>::type = 0>
 void exaxpy(typename YView::non_const_value_type alpha, const XView& x, const YView& y) {
   exaxpy(typename YView::execution_space(), alpha, x, y);
 }
