@@ -10,7 +10,7 @@
 // Exact path (double). c*y enters the long accumulator as an exact product (special values with
 // IEEE's rules). A triple product with a NaN, an infinity or a zero factor is a special term:
 // NaN (a NaN, or inf * 0), a signed infinity, or a signed zero (the XOR of the signs), added as
-// such. Otherwise write each factor as m * 2^k with m in [1, 2) (exact: normalize_double), so
+// such; a finite triple product beside an infinite or NaN c*y leaves the result to c*y. Otherwise write each factor as m * 2^k with m in [1, 2) (exact: normalize_double), so
 // that ab*a*x = (p + e) * m3 * 2^E with p + e = m1 * m2 in [1, 4) exactly (TwoProd of numbers in
 // [1, 2): e is a multiple of 2^-104, |e| < 2^-51, no underflow) and |ab*a*x| in [2^E, 2^(E+3)).
 //  - E in [-1992, 2044]: the products p*2^k1 * m3*2^k2 and e*2^k1 * m3*2^k2 (k1 + k2 = E) are
@@ -125,6 +125,8 @@ KOKKOS_INLINE_FUNCTION double rounded_mult_exact(double c, double y, bool with_y
     acc.add(special_triple(ab, a, x));
     return acc.round();
   }
+  // A finite triple product beside an infinite or NaN c*y: c*y decides.
+  if (with_y && !(compat::isfinite(c) && compat::isfinite(y))) return acc.round();
   const TripleProduct t = split_triple(ab, a, x);
   if (t.scale >= -1992 && t.scale <= 2044) {
     deposit_triple(acc, t, t.scale, 1);
@@ -136,11 +138,7 @@ KOKKOS_INLINE_FUNCTION double rounded_mult_exact(double c, double y, bool with_y
     return acc.round();
   }
   // |ab*a*x| < 2^-1989.
-  if (!with_y || !compat::isfinite(c) || !compat::isfinite(y)) {
-    if (with_y) acc.add(signed_zero(t.negative));  // c*y is NaN or infinite: it decides
-    return with_y ? acc.round() : signed_zero(t.negative);
-  }
-  if (c == 0.0 || y == 0.0) return signed_zero(t.negative);
+  if (!with_y || c == 0.0 || y == 0.0) return signed_zero(t.negative);
   const NormalizedDouble nc = normalize_double(c), ny = normalize_double(y);
   if (nc.e + ny.e >= -1880) {
     acc.add_product(t.negative ? -0x1p-1074 : 0x1p-1074, 0x1p-1074);
