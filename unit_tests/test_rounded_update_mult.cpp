@@ -113,9 +113,9 @@ void expect_update(T a, T x, T b, T y, T c, T z, int& failures) {
   const T got = ExKokkos::Impl::rounded_update(a, x, b, y, c, z);
   const T want = oracle<T>({{a, x}, {b, y}, {c, z}});
   if (!same_bits(got, want) && ++failures <= 5)
-    ADD_FAILURE() << "rounded_update(" << describe(a) << ", " << describe(x) << ", "
-                  << describe(b) << ", " << describe(y) << ", " << describe(c) << ", "
-                  << describe(z) << ") = " << describe(got) << ", expected " << describe(want);
+    ADD_FAILURE() << "rounded_update(" << describe(a) << ", " << describe(x) << ", " << describe(b)
+                  << ", " << describe(y) << ", " << describe(c) << ", " << describe(z)
+                  << ") = " << describe(got) << ", expected " << describe(want);
 }
 
 template <class T>
@@ -123,9 +123,9 @@ void expect_mult(T c, T y, T ab, T a, T x, int& failures) {
   const T got = ExKokkos::Impl::rounded_mult(c, y, ab, a, x);
   const T want = oracle<T>({{c, y}, {ab, a, x}});
   if (!same_bits(got, want) && ++failures <= 5)
-    ADD_FAILURE() << "rounded_mult(" << describe(c) << ", " << describe(y) << ", "
-                  << describe(ab) << ", " << describe(a) << ", " << describe(x)
-                  << ") = " << describe(got) << ", expected " << describe(want);
+    ADD_FAILURE() << "rounded_mult(" << describe(c) << ", " << describe(y) << ", " << describe(ab)
+                  << ", " << describe(a) << ", " << describe(x) << ") = " << describe(got)
+                  << ", expected " << describe(want);
   const T got3 = ExKokkos::Impl::rounded_triple_product(ab, a, x);
   const T want3 = oracle<T>({{ab, a, x}});
   if (!same_bits(got3, want3) && ++failures <= 5)
@@ -150,9 +150,9 @@ void random_updates() {
       T a = random_value<T>(rng, lo, hi), x = random_value<T>(rng, lo, hi);
       T b = random_value<T>(rng, lo, hi), y = random_value<T>(rng, lo, hi);
       T c = random_value<T>(rng, lo, hi), z = random_value<T>(rng, lo, hi);
-      if (i % 4 == 1) z = -(a * x + b * y) / c;   // near-cancellation
-      if (i % 4 == 2) y = -(a * x) / b;           // the first two terms nearly cancel
-      if (i % 8 == 3) z = (a * x) * T(0x1p-60);   // c z far below: a sticky term or nothing
+      if (i % 4 == 1) z = -(a * x + b * y) / c;  // near-cancellation
+      if (i % 4 == 2) y = -(a * x) / b;          // the first two terms nearly cancel
+      if (i % 8 == 3) z = (a * x) * T(0x1p-60);  // c z far below: a sticky term or nothing
       expect_update(a, x, b, y, c, z, failures);
     }
   EXPECT_EQ(failures, 0);
@@ -174,10 +174,18 @@ void random_mults() {
   EXPECT_EQ(failures, 0);
 }
 
-TEST(RoundedUpdate, RandomDoubleOverTheWholeRange) { random_updates<double>(); }
-TEST(RoundedUpdate, RandomFloatOverTheWholeRange) { random_updates<float>(); }
-TEST(RoundedMult, RandomDoubleOverTheWholeRange) { random_mults<double>(); }
-TEST(RoundedMult, RandomFloatOverTheWholeRange) { random_mults<float>(); }
+TEST(RoundedUpdate, RandomDoubleOverTheWholeRange) {
+  random_updates<double>();
+}
+TEST(RoundedUpdate, RandomFloatOverTheWholeRange) {
+  random_updates<float>();
+}
+TEST(RoundedMult, RandomDoubleOverTheWholeRange) {
+  random_mults<double>();
+}
+TEST(RoundedMult, RandomFloatOverTheWholeRange) {
+  random_mults<float>();
+}
 
 TEST(RoundedUpdate, TiesAndStickyTerms) {
   int failures = 0;
@@ -204,9 +212,9 @@ TEST(RoundedMult, TriplesBeyondTheRangeOfOneProduct) {
   for (int e = -1100; e >= -3200; e -= 37) {
     const double a = std::ldexp(1.0, e / 3), x = std::ldexp(1.5, e / 3);
     const double ab = std::ldexp(-1.25, e - 2 * (e / 3));
-    expect_mult(0.5, 0x1p-1074, ab, a, x, failures);    // c y = 2^-1075, a tie
+    expect_mult(0.5, 0x1p-1074, ab, a, x, failures);  // c y = 2^-1075, a tie
     expect_mult(0.5, 0x1p-1074, -ab, a, x, failures);
-    expect_mult(0.5, 0x1p-1073, ab, a, x, failures);    // c y a double: the tiny term is lost
+    expect_mult(0.5, 0x1p-1073, ab, a, x, failures);       // c y a double: the tiny term is lost
     expect_mult(0x1p-600, 0x1p-1074, ab, a, x, failures);  // both tiny: a signed zero
     expect_mult(0x1p-600, -0x1p-1074, ab, a, x, failures);
     expect_mult(0x1p-1000, 0x1p-1000, -ab, a, x, failures);
@@ -247,7 +255,11 @@ void special_values() {
   EXPECT_EQ(failures, 0);
 }
 
-TEST(RoundedUpdateMult, SpecialValuesAndSignedZerosDouble) { special_values<double>(); }
-TEST(RoundedUpdateMult, SpecialValuesAndSignedZerosFloat) { special_values<float>(); }
+TEST(RoundedUpdateMult, SpecialValuesAndSignedZerosDouble) {
+  special_values<double>();
+}
+TEST(RoundedUpdateMult, SpecialValuesAndSignedZerosFloat) {
+  special_values<float>();
+}
 
 }  // namespace
