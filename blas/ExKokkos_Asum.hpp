@@ -2,11 +2,13 @@
 // ExKokkos::exasum: the correctly rounded sum of absolute values, bitwise reproducible.
 //
 //   double s = ExKokkos::exasum(space, x);   ExKokkos::exasum(space, r, x);   exasum(x)
+//   ExKokkos::exasum(space, R, X);   // rank-2 X: R(j) = exasum of column j
 //
 // |x(i)| is exact, so this is exsum of the magnitudes: the exact sum rounded once.
 #ifndef EXKOKKOS_ASUM_HPP
 #define EXKOKKOS_ASUM_HPP
 
+#include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
 namespace ExKokkos {
@@ -27,6 +29,15 @@ void asum_into(const ExecSpace& space, const RView& r, const XView& x, const Opt
   reduce_into<typename XView::non_const_value_type>(space, r, AbsTerms<XView>{x}, x.extent(0), 1,
                                                     options, "ExKokkos::exasum");
 }
+
+// The rank-1 entry point as the multivector forms' per-column step.
+struct AsumColumn {
+  template <class ExecSpace, class RView, class XView>
+  void operator()(const ExecSpace& space, const RView& r, const XView& x,
+                  const Options& options) const {
+    asum_into(space, r, x, options);
+  }
+};
 
 }  // namespace Impl
 
@@ -64,6 +75,30 @@ template <class RView, class XView,
                                   int>::type = 0>
 void exasum(const RView& r, const XView& x, const Options& options = {}) {
   exasum(typename XView::execution_space(), r, x, options);
+}
+
+// KokkosBlas' multivector form: R(j) = exasum of column j of the rank-2 X, the bits of the
+// rank-1 routine on that column; R is a rank-1 view of X.extent(1) entries, filled asynchronously.
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                                      Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exasum(const ExecSpace& space, const RView& R, const XView& X, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exasum: X must hold double or float");
+  static_assert(!std::is_const<typename RView::value_type>::value,
+                "ExKokkos::exasum: R must not be const");
+  Impl::reduce_columns(space, "ExKokkos::exasum", Impl::write_view<ExecSpace>(R),
+                       Impl::read_view<ExecSpace>(X), options, Impl::AsumColumn{});
+}
+
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exasum(const RView& R, const XView& X, const Options& options = {}) {
+  exasum(typename XView::execution_space(), R, X, options);
 }
 
 }  // namespace ExKokkos

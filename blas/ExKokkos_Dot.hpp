@@ -4,6 +4,7 @@
 //   double d = ExKokkos::exdot(space, x, y);    // returns after the kernel finishes
 //   ExKokkos::exdot(space, r, x, y);             // r: rank-0 view, filled asynchronously
 //   double d = ExKokkos::exdot(x, y);            // x's default execution space
+//   ExKokkos::exdot(space, R, X, Y);             // R(j) = exdot of column j of X and of Y
 //
 // Every product x(i) * y(i) enters the sum exactly (TwoProd, or the accumulator's integer product
 // where TwoProd would over- or underflow), so the result is the exact dot product rounded once.
@@ -11,6 +12,7 @@
 #ifndef EXKOKKOS_DOT_HPP
 #define EXKOKKOS_DOT_HPP
 
+#include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
 namespace ExKokkos {
@@ -50,6 +52,22 @@ void dot_into(const ExecSpace& space, const RView& r, const XView& x, const YVie
               const Options& options) {
   reduce_into<typename XView::non_const_value_type>(space, r, dot_terms_t<XView, YView>{x, y},
                                                     x.extent(0), 2, options, "ExKokkos::exdot");
+}
+
+// KokkosBlas' multivector form on canonical views: R(j) = dot of column j of x and column j of
+// y, where a rank-1 operand (or one of a single column) is paired with every column of the other.
+template <class ExecSpace, class RView, class XView, class YView>
+void dot_columns(const ExecSpace& space, const RView& r, const XView& x, const YView& y,
+                 const Options& options) {
+  const char* routine = "ExKokkos::exdot";
+  const HostCall<ExecSpace> call(space, routine);
+  const std::size_t columns = paired_columns(routine, x, y);
+  check_result_length(routine, r, columns);
+  validate_options(space, routine, OptionUses::reduction(), options,
+                   ProblemFacts{static_cast<std::int64_t>(x.extent(0))});
+  for (std::size_t j = 0; j < columns; ++j)
+    dot_into(space, element(r, j), read_view<ExecSpace>(column(x, j)),
+             read_view<ExecSpace>(column(y, j)), options);
 }
 
 }  // namespace Impl
@@ -100,6 +118,40 @@ template <class RView, class XView, class YView,
                                   int>::type = 0>
 void exdot(const RView& r, const XView& x, const YView& y, const Options& options = {}) {
   exdot(typename XView::execution_space(), r, x, y, options);
+}
+
+// KokkosBlas' multivector form: X and Y rank 2 (or one of them rank 1, paired with every column of
+// the other), R a rank-1 view of one entry per column, R(j) the bits of the rank-1 exdot on
+// column j; filled asynchronously.
+template <class ExecSpace, class RView, class XView, class YView,
+          typename std::enable_if<
+              Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                  Impl::is_rank1or2_view<XView>() && Impl::is_rank1or2_view<YView>() &&
+                  (Impl::is_rank2_view<XView>() || Impl::is_rank2_view<YView>()),
+              int>::type = 0>
+void exdot(const ExecSpace& space, const RView& R, const XView& X, const YView& Y,
+           const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exdot: X must hold double or float");
+  static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
+                "ExKokkos::exdot: X and Y must hold the same value type");
+  static_assert(!std::is_const<typename RView::value_type>::value,
+                "ExKokkos::exdot: R must not be const");
+  Impl::dot_columns(space, Impl::write_view<ExecSpace>(R), Impl::read_view<ExecSpace>(X),
+                    Impl::read_view<ExecSpace>(Y), options);
+}
+
+template <
+    class RView, class XView, class YView,
+    typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank1or2_view<XView>() &&
+                                Impl::is_rank1or2_view<YView>() &&
+                                (Impl::is_rank2_view<XView>() || Impl::is_rank2_view<YView>()),
+                            int>::type = 0>
+void exdot(const RView& R, const XView& X, const YView& Y, const Options& options = {}) {
+  exdot(typename XView::execution_space(), R, X, Y, options);
 }
 
 }  // namespace ExKokkos

@@ -5,9 +5,11 @@
 // ||{1e300, 1e300}|| = 1.4142135623730952e+300 and ||{1e-300, 1e-300}|| = 1.414213562373095e-300.
 //
 //   double n = ExKokkos::exnrm2(space, x);   ExKokkos::exnrm2(space, r, x);   exnrm2(x)
+//   ExKokkos::exnrm2(space, R, X);   // rank-2 X: R(j) = exnrm2 of column j
 #ifndef EXKOKKOS_NRM2_HPP
 #define EXKOKKOS_NRM2_HPP
 
+#include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
 #include <ExKokkos_CorrectlyRoundedSqrt.hpp>
@@ -58,6 +60,15 @@ void nrm2_into(const ExecSpace& space, const RView& r, const XView& x, const Opt
                    SqrtRoundInto<T, RView>{r});
 }
 
+// The rank-1 entry point as the multivector forms' per-column step.
+struct Nrm2Column {
+  template <class ExecSpace, class RView, class XView>
+  void operator()(const ExecSpace& space, const RView& r, const XView& x,
+                  const Options& options) const {
+    nrm2_into(space, r, x, options);
+  }
+};
+
 }  // namespace Impl
 
 template <class ExecSpace, class RView, class XView,
@@ -94,6 +105,30 @@ template <class RView, class XView,
                                   int>::type = 0>
 void exnrm2(const RView& r, const XView& x, const Options& options = {}) {
   exnrm2(typename XView::execution_space(), r, x, options);
+}
+
+// KokkosBlas' multivector form: R(j) = exnrm2 of column j of the rank-2 X, the bits of the
+// rank-1 routine on that column; R is a rank-1 view of X.extent(1) entries, filled asynchronously.
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                                      Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exnrm2(const ExecSpace& space, const RView& R, const XView& X, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exnrm2: X must hold double or float");
+  static_assert(!std::is_const<typename RView::value_type>::value,
+                "ExKokkos::exnrm2: R must not be const");
+  Impl::reduce_columns(space, "ExKokkos::exnrm2", Impl::write_view<ExecSpace>(R),
+                       Impl::read_view<ExecSpace>(X), options, Impl::Nrm2Column{});
+}
+
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exnrm2(const RView& R, const XView& X, const Options& options = {}) {
+  exnrm2(typename XView::execution_space(), R, X, options);
 }
 
 }  // namespace ExKokkos

@@ -3,12 +3,15 @@
 // One IEEE multiplication or division per element is already correctly rounded; exinvscal
 // divides (it does not multiply by a rounded 1/alpha), which the LU relies on. y may alias x.
 // As KokkosBlas::scal does, alpha == 0 writes zeros without reading x (no NaN from 0 * inf).
+// y and x: rank-1 views, or rank-2 views of one shape (every column). exscal's alpha: a scalar, or
+// as in KokkosBlas a rank-0 view or a rank-1 view of one value per column.
 //
 //   ExKokkos::exscal(space, y, alpha, x);      ExKokkos::exscal(y, alpha, x);
 //   ExKokkos::exinvscal(space, y, alpha, x);   ExKokkos::exinvscal(y, alpha, x);
 #ifndef EXKOKKOS_SCAL_HPP
 #define EXKOKKOS_SCAL_HPP
 
+#include "impl/ExKokkos_Coefficients_impl.hpp"
 #include "impl/ExKokkos_Elementwise_impl.hpp"
 
 namespace ExKokkos {
@@ -34,11 +37,25 @@ struct InvScalFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = T(x(i)) / alpha; }
 };
 
+// Every column of the canonical y and x (rank 1: one column), one launch each, with that column's
+// alpha (a scalar, or HostCoefficients: ExKokkos_Coefficients_impl.hpp).
+template <template <class, class> class Functor, class ExecSpace, class YView, class Alpha,
+          class XView>
+void scal_columns(const ExecSpace& space, const char* label, const YView& y, const Alpha& alpha,
+                  const XView& x) {
+  for (std::size_t j = 0; j < num_columns(y); ++j) {
+    const auto yj = write_view<ExecSpace>(column(y, j));
+    const auto xj = read_view<ExecSpace>(column(x, j));
+    for_each_element(space, label, yj.extent(0),
+                     Functor<decltype(yj), decltype(xj)>{yj, xj, coefficient(alpha, j)});
+  }
+}
+
 }  // namespace Impl
 
 template <class ExecSpace, class YView, class XView,
-          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<YView>() &&
-                                      Impl::is_rank1_view<XView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1or2_view<YView>() &&
+                                      Impl::is_rank1or2_view<XView>(),
                                   int>::type = 0>
 void exscal(const ExecSpace& space, const YView& y, typename YView::non_const_value_type alpha,
             const XView& x) {
@@ -46,20 +63,20 @@ void exscal(const ExecSpace& space, const YView& y, typename YView::non_const_va
   Impl::require_accessible<ExecSpace, XView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exscal");
   Impl::check_elementwise_views("ExKokkos::exscal", y, x);
-  Impl::for_each_element(space, "ExKokkos::exscal", y.extent(0),
-                         Impl::ScalFunctor<YView, XView>{y, x, alpha});
+  Impl::scal_columns<Impl::ScalFunctor>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y),
+                                        alpha, Impl::read_view<ExecSpace>(x));
 }
 
 template <class YView, class XView,
-          typename std::enable_if<Impl::is_rank1_view<YView>() && Impl::is_rank1_view<XView>(),
-                                  int>::type = 0>
+          typename std::enable_if<
+              Impl::is_rank1or2_view<YView>() && Impl::is_rank1or2_view<XView>(), int>::type = 0>
 void exscal(const YView& y, typename YView::non_const_value_type alpha, const XView& x) {
   exscal(typename YView::execution_space(), y, alpha, x);
 }
 
 template <class ExecSpace, class YView, class XView,
-          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<YView>() &&
-                                      Impl::is_rank1_view<XView>(),
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1or2_view<YView>() &&
+                                      Impl::is_rank1or2_view<XView>(),
                                   int>::type = 0>
 void exinvscal(const ExecSpace& space, const YView& y, typename YView::non_const_value_type alpha,
                const XView& x) {
@@ -67,15 +84,43 @@ void exinvscal(const ExecSpace& space, const YView& y, typename YView::non_const
   Impl::require_accessible<ExecSpace, XView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exinvscal");
   Impl::check_elementwise_views("ExKokkos::exinvscal", y, x);
-  Impl::for_each_element(space, "ExKokkos::exinvscal", y.extent(0),
-                         Impl::InvScalFunctor<YView, XView>{y, x, alpha});
+  Impl::scal_columns<Impl::InvScalFunctor>(space, "ExKokkos::exinvscal",
+                                           Impl::write_view<ExecSpace>(y), alpha,
+                                           Impl::read_view<ExecSpace>(x));
 }
 
 template <class YView, class XView,
-          typename std::enable_if<Impl::is_rank1_view<YView>() && Impl::is_rank1_view<XView>(),
-                                  int>::type = 0>
+          typename std::enable_if<
+              Impl::is_rank1or2_view<YView>() && Impl::is_rank1or2_view<XView>(), int>::type = 0>
 void exinvscal(const YView& y, typename YView::non_const_value_type alpha, const XView& x) {
   exinvscal(typename YView::execution_space(), y, alpha, x);
+}
+
+// KokkosBlas' coefficient view: a rank-0 view, or a rank-1 view of one value per column, read on
+// the host before the launch; each column then gets what the scalar form gives with its value.
+template <
+    class ExecSpace, class YView, class AV, class XView,
+    typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1or2_view<YView>() &&
+                                Impl::is_coefficient_view<AV>() && Impl::is_rank1or2_view<XView>(),
+                            int>::type = 0>
+void exscal(const ExecSpace& space, const YView& y, const AV& a, const XView& x) {
+  Impl::require_accessible<ExecSpace, YView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exscal");
+  Impl::check_elementwise_views("ExKokkos::exscal", y, x);
+  const auto alpha = Impl::coefficients_on_host<typename YView::non_const_value_type>(
+      space, "ExKokkos::exscal", "a", a, Impl::num_columns(y));
+  Impl::scal_columns<Impl::ScalFunctor>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y),
+                                        alpha, Impl::read_view<ExecSpace>(x));
+}
+
+template <
+    class YView, class AV, class XView,
+    typename std::enable_if<Impl::is_rank1or2_view<YView>() && Impl::is_coefficient_view<AV>() &&
+                                Impl::is_rank1or2_view<XView>(),
+                            int>::type = 0>
+void exscal(const YView& y, const AV& a, const XView& x) {
+  exscal(typename YView::execution_space(), y, a, x);
 }
 
 }  // namespace ExKokkos

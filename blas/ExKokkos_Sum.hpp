@@ -4,6 +4,7 @@
 //   double s = ExKokkos::exsum(space, x);       // returns after the kernel finishes
 //   ExKokkos::exsum(space, r, x);                // r: rank-0 view, filled asynchronously
 //   double s = ExKokkos::exsum(x);               // x's default execution space
+//   ExKokkos::exsum(space, R, X);                // rank-2 X: R(j) = exsum of column j
 //
 // x: rank-1 view of double or float, any layout (strided subviews too). The result is the exact
 // sum rounded once to x's value type (to nearest, ties to even); NaN/Inf follow IEEE addition;
@@ -11,6 +12,7 @@
 #ifndef EXKOKKOS_SUM_HPP
 #define EXKOKKOS_SUM_HPP
 
+#include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
 namespace ExKokkos {
@@ -32,6 +34,15 @@ void sum_into(const ExecSpace& space, const RView& r, const XView& x, const Opti
   reduce_into<typename XView::non_const_value_type>(space, r, SumTerms<XView>{x}, x.extent(0), 1,
                                                     options, "ExKokkos::exsum");
 }
+
+// The rank-1 entry point as the multivector forms' per-column step.
+struct SumColumn {
+  template <class ExecSpace, class RView, class XView>
+  void operator()(const ExecSpace& space, const RView& r, const XView& x,
+                  const Options& options) const {
+    sum_into(space, r, x, options);
+  }
+};
 
 }  // namespace Impl
 
@@ -69,6 +80,30 @@ template <class RView, class XView,
                                   int>::type = 0>
 void exsum(const RView& r, const XView& x, const Options& options = {}) {
   exsum(typename XView::execution_space(), r, x, options);
+}
+
+// KokkosBlas' multivector form: R(j) = exsum of column j of the rank-2 X, the bits of the
+// rank-1 routine on that column; R is a rank-1 view of X.extent(1) entries, filled asynchronously.
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                                      Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exsum(const ExecSpace& space, const RView& R, const XView& X, const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: X must hold double or float");
+  static_assert(!std::is_const<typename RView::value_type>::value,
+                "ExKokkos::exsum: R must not be const");
+  Impl::reduce_columns(space, "ExKokkos::exsum", Impl::write_view<ExecSpace>(R),
+                       Impl::read_view<ExecSpace>(X), options, Impl::SumColumn{});
+}
+
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exsum(const RView& R, const XView& X, const Options& options = {}) {
+  exsum(typename XView::execution_space(), R, X, options);
 }
 
 }  // namespace ExKokkos

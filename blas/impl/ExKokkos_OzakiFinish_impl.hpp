@@ -17,12 +17,6 @@
 namespace ExKokkos {
 namespace Impl {
 
-// The exact double 2^e, -1074 <= e <= 1023.
-KOKKOS_INLINE_FUNCTION double power_of_two(int e) {
-  return e >= -1022 ? compose<double>(false, std::uint64_t(1) << 52, e - 52)
-                    : compose<double>(false, std::uint64_t(1) << (e + 1074), -1074);
-}
-
 // The double (-1)^negative significand 2^exponent, known to be exactly representable (its lowest
 // set bit weighs at least 2^-1074 and it is below 2^1024).
 KOKKOS_INLINE_FUNCTION double exact_double(bool negative, std::uint64_t significand, int exponent) {

@@ -125,6 +125,12 @@ KOKKOS_INLINE_FUNCTION int bit_width(std::uint64_t x) {
   return width + static_cast<int>(x);
 }
 
+// The exact double 2^e, -1074 <= e <= 1023.
+KOKKOS_INLINE_FUNCTION double power_of_two(int e) {
+  return e >= -1022 ? compose<double>(false, std::uint64_t(1) << 52, e - 52)
+                    : compose<double>(false, std::uint64_t(1) << (e + 1074), -1074);
+}
+
 }  // namespace Impl
 }  // namespace ExKokkos
 

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The reduction behind exnrminf and exiamax: the largest magnitude of a vector, the smallest index
+// where it occurs and the smallest index of a NaN, in one pass. No rounding happens (|x(i)| is
+// exact, and a float converts to double exactly), and the combining step is a lexicographic
+// maximum of (magnitude, -index) beside a minimum of NaN indices: associative and commutative,
+// so every partition of the elements over threads, teams and backends gives the same result.
+// The routines then read their answer off it:
+//  - exnrminf: NaN when any element is NaN (as LAPACK's xLANGE/xLANST; comparisons alone would
+//    drop a NaN and depend on where it falls in a partition), otherwise the largest magnitude;
+//  - exiamax: reference BLAS' IxAMAX, 1-based like KokkosBlas::iamax: 1 when x(1) is NaN (the
+//    reference loop starts from |x(1)| and no comparison with NaN succeeds), otherwise the first
+//    index of the largest magnitude among the elements that are not NaN.
+// An empty vector gives 0 for both (KokkosBlas' values).
+#ifndef EXKOKKOS_MAXMAGNITUDE_IMPL_HPP
+#define EXKOKKOS_MAXMAGNITUDE_IMPL_HPP
+
+#include <ExKokkos_Compat.hpp>
+#include <impl/ExKokkos_FloatBits.hpp>
+#include <impl/ExKokkos_HostCall_impl.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace ExKokkos {
+namespace Impl {
+
+struct MaxMagnitude {
+  double magnitude;        // the largest |x(i)| of the elements that are not NaN; -1 when none
+  std::int64_t index;      // the smallest i where it occurs
+  std::int64_t first_nan;  // the smallest i with x(i) NaN; none when there is none
+
+  static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
+
+  KOKKOS_INLINE_FUNCTION void take(double m, std::int64_t i) {
+    if (m > magnitude || (m == magnitude && i < index)) {
+      magnitude = m;
+      index = i;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void take_nan(std::int64_t i) {
+    if (i < first_nan) first_nan = i;
+  }
+  KOKKOS_INLINE_FUNCTION void merge(const MaxMagnitude& other) {
+    take(other.magnitude, other.index);
+    take_nan(other.first_nan);
+  }
+};
+
+// A Kokkos reducer of MaxMagnitude values (the interface of Kokkos' built-in reducers).
+template <class Space>
+struct MaxMagnitudeReducer {
+  using reducer = MaxMagnitudeReducer<Space>;
+  using value_type = MaxMagnitude;
+  using result_view_type = Kokkos::View<value_type, Space>;
+
+  result_view_type value_;
+
+  KOKKOS_INLINE_FUNCTION explicit MaxMagnitudeReducer(const result_view_type& value)
+      : value_(value) {}
+
+  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
+    dest.merge(src);
+  }
+  // Kokkos before 4.2 calls this overload; from 4.2 on it must not exist
+  // (compat::reducers_take_volatile_join).
+  template <bool Enable = compat::reducers_take_volatile_join,
+            typename std::enable_if<Enable, int>::type = 0>
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest,
+                                   const volatile value_type& src) const {
+    value_type d{dest.magnitude, dest.index, dest.first_nan};
+    d.merge(value_type{src.magnitude, src.index, src.first_nan});
+    dest.magnitude = d.magnitude;
+    dest.index = d.index;
+    dest.first_nan = d.first_nan;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
+    v.magnitude = -1.0;
+    v.index = value_type::none;
+    v.first_nan = value_type::none;
+  }
+  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *value_.data(); }
+  KOKKOS_INLINE_FUNCTION result_view_type view() const { return value_; }
+  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return false; }
+};
+
+template <class XView>
+struct MaxMagnitudeFunctor {
+  XView x;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, MaxMagnitude& m) const {
+    const double v = static_cast<double>(x(i));
+    if (compat::isnan(v))
+      m.take_nan(i);
+    else
+      m.take(compat::fabs(v), i);
+  }
+};
+
+// What exnrminf stores: T's NaN, or the largest magnitude (exactly a T).
+template <class RView, class T>
+struct NrminfFinish {
+  RView r;
+  Kokkos::View<MaxMagnitude, typename RView::memory_space> m;
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    const MaxMagnitude v = m();
+    r() = v.first_nan != MaxMagnitude::none ? quiet_nan<T>() : static_cast<T>(v.magnitude);
+  }
+};
+
+// What exiamax stores: the 1-based index (see the header comment).
+template <class RView, class T>
+struct IamaxFinish {
+  RView r;
+  Kokkos::View<MaxMagnitude, typename RView::memory_space> m;
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    const MaxMagnitude v = m();
+    using R = typename RView::non_const_value_type;
+    r() = v.first_nan == 0 ? R(1) : static_cast<R>(v.index + 1);
+  }
+};
+
+// Runs the reduction over the canonical x asynchronously on `space` and stores Finish's answer in
+// the rank-0 r (0 for an empty x). Two launches: the reduction into scratch, then one thread that
+// writes r, so that r is written once and only after every element was read.
+template <template <class, class> class Finish, class ExecSpace, class RView, class XView>
+void max_magnitude_into(const ExecSpace& space, const RView& r, const XView& x,
+                        const char* routine) {
+  using T = typename XView::non_const_value_type;
+  using Memory = typename ExecSpace::memory_space;
+  const HostCall<ExecSpace> call(space, routine);
+  const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
+  if (n == 0) {
+    Kokkos::deep_copy(space, r, typename RView::non_const_value_type(0));
+    return;
+  }
+  // Not initialized: the reduction writes it.
+  const Kokkos::View<MaxMagnitude, Memory> m(
+      Kokkos::ViewAllocateWithoutInitializing("ExKokkos::max_magnitude"));
+  Kokkos::parallel_reduce(
+      routine, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      MaxMagnitudeFunctor<XView>{x}, MaxMagnitudeReducer<Memory>(m));
+  Kokkos::parallel_for(routine, Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+                       Finish<RView, T>{r, m});
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_MAXMAGNITUDE_IMPL_HPP
