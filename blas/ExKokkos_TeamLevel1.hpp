@@ -29,7 +29,10 @@
 // one team reduction of 32 bytes; only when its rounding is not certified (sums rounded near a
 // tie, huge range, NaN/Inf, exact zeros) each thread sums exactly in an expansion and a long
 // accumulator of its own (1 KiB of stack), and the team adds the accumulators in nine
-// reductions. Floats and exnrm2 always take the exact way.
+// reductions. Floats and exnrm2 always take the exact way. A team of one thread (the host's
+// usual teams) and the serial forms run the certify-or-exact engine on their own: a compensated
+// sum (doubles), else an expansion rounded from its slots when certified, else a long
+// accumulator built only when the expansion spills.
 //
 // Mismatched extents in exdot cannot throw inside a kernel: the call aborts with
 // Kokkos::abort and a message naming the routine (KokkosBlas reads past the shorter vector).

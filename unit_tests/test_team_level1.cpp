@@ -234,7 +234,10 @@ std::vector<Case<T>> cases(Routine r, std::size_t n) {
 template <class Space, class T>
 void check_all(Where where) {
   for (Routine r : {sum_routine, asum_routine, dot_routine, nrm2_routine})
-    for (std::size_t n : {0, 1, 2, 17, 1000, 4099})
+    for (std::size_t n : {0, 1, 2, 17, 1000, 4099}) {
+      // Strided and scratch views: every generator, but not every size (the kernel's loops are
+      // the same for all views; what differs is how an element is found).
+      if (where != contiguous && (n == 1 || n == 2 || n == 4099)) continue;
       for (const auto& c : cases<T>(r, n)) {
         if (where == strided)
           check_case<Space, T, Kokkos::LayoutRight>(r, c, where);
@@ -242,6 +245,7 @@ void check_all(Where where) {
           check_case<Space, T, Kokkos::LayoutLeft>(r, c, where);
         if (::testing::Test::HasFatalFailure()) return;
       }
+    }
 }
 
 TEST(TeamLevel1, SerialDouble) {

@@ -19,7 +19,8 @@
 //     which is signed; a sum of T of them stays inside the 63 bits a digit may use for T < 2^31
 //     (core/impl/ExKokkos_AccumulatorDigits.hpp), so the sum, normalized, is the exact S whatever
 //     the order, and the Finish rounds it once.
-// The expansion's slots are not rounded from directly (step 2): they are split over the threads.
+// The expansions' slots are not rounded from directly (step 2): they are split over the threads.
+// A team of one thread takes the serial engine instead, step 2 included.
 #ifndef EXKOKKOS_TEAMREDUCE_IMPL_HPP
 #define EXKOKKOS_TEAMREDUCE_IMPL_HPP
 
@@ -208,20 +209,6 @@ KOKKOS_INLINE_FUNCTION void team_exact_sum(const Member& team, const Terms& term
   sum.merge_normalized(digits, flags);
 }
 
-// The team's finish of one value (output 0): step 1 where the Finish certifies, else step 3.
-template <class Member, class Terms, class Finish>
-KOKKOS_INLINE_FUNCTION void team_certify_or_exact(const Member& team, const Terms& terms,
-                                                  std::int64_t n, const Finish& finish) {
-  if constexpr (FinishTraits<Finish>::certifies) {
-    if (n <= compensated_max_terms &&
-        round_from_compensated(finish, 0, team_compensated_sum(team, terms, n)))
-      return;
-  }
-  LongAccumulator sum;
-  team_exact_sum<team_expansion_size>(team, terms, n, sum);
-  finish(0, sum);
-}
-
 // One thread's finish of one value: the engine's three steps (certify_or_exact).
 template <class Terms, class Finish>
 KOKKOS_INLINE_FUNCTION void serial_certify_or_exact(const Terms& terms, std::int64_t n,
@@ -239,6 +226,26 @@ KOKKOS_INLINE_FUNCTION void serial_certify_or_exact(const Terms& terms, std::int
         for (std::int64_t i = 0; i < n; ++i) add_term(terms, i, e, acc);
         for (int q = 0; q < N; ++q) slots[q] = e[q];
       });
+}
+
+// The team's finish of one value (output 0): step 1 where the Finish certifies, else step 3. A
+// team of one thread (the host's usual teams) takes the serial engine, whose step 2 rounds from
+// the expansion's slots without building a long accumulator.
+template <class Member, class Terms, class Finish>
+KOKKOS_INLINE_FUNCTION void team_certify_or_exact(const Member& team, const Terms& terms,
+                                                  std::int64_t n, const Finish& finish) {
+  if (team.team_size() == 1) {
+    serial_certify_or_exact(terms, n, finish);
+    return;
+  }
+  if constexpr (FinishTraits<Finish>::certifies) {
+    if (n <= compensated_max_terms &&
+        round_from_compensated(finish, 0, team_compensated_sum(team, terms, n)))
+      return;
+  }
+  LongAccumulator sum;
+  team_exact_sum<team_expansion_size>(team, terms, n, sum);
+  finish(0, sum);
 }
 
 // Where a Finish hands its value: a variable of the calling thread.
