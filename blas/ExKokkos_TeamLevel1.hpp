@@ -70,7 +70,7 @@ KOKKOS_INLINE_FUNCTION T team_reduction_value(const Member& team, const Terms& t
   const Rounding<T, StoreValue<T>> finish{StoreValue<T>{&value}};
   if constexpr (std::is_same<Member, std::nullptr_t>::value) {
     (void)team;
-    serial_certify_or_exact(terms, n, finish);
+    serial_certify_or_exact<false>(terms, n, finish);  // any thread of any backend
   } else {
     team_certify_or_exact(team, terms, n, finish);
   }

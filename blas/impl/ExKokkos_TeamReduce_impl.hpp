@@ -209,22 +209,33 @@ KOKKOS_INLINE_FUNCTION void team_exact_sum(const Member& team, const Terms& term
   sum.merge_normalized(digits, flags);
 }
 
-// One thread's finish of one value: the engine's three steps (certify_or_exact).
-template <class Terms, class Finish>
+// One thread's finish of one value: the engine's three steps (certify_or_exact). With Lanes (a
+// CPU thread) the terms are walked host_lanes at a time in vector registers, as exgemv's
+// inner_lanes schedule walks a row; otherwise one term at a time. Both are exact (or certified),
+// so both give the same bits.
+template <bool Lanes, class Terms, class Finish>
 KOKKOS_INLINE_FUNCTION void serial_certify_or_exact(const Terms& terms, std::int64_t n,
                                                     const Finish& finish) {
   constexpr int N = team_expansion_size;
   certify_or_exact<N>(
       finish, 0, n <= compensated_max_terms,
       [&]() {
-        CompensatedSum sum;
-        for (std::int64_t i = 0; i < n; ++i) add_compensated(terms, i, sum);
-        return sum;
+        if constexpr (Lanes) {
+          return compensated_with_lanes(terms, n);
+        } else {
+          CompensatedSum sum;
+          for (std::int64_t i = 0; i < n; ++i) add_compensated(terms, i, sum);
+          return sum;
+        }
       },
       [&](LazyAccumulator& acc, double(&slots)[N]) {
-        Expansion<N> e;
-        for (std::int64_t i = 0; i < n; ++i) add_term(terms, i, e, acc);
-        for (int q = 0; q < N; ++q) slots[q] = e[q];
+        if constexpr (Lanes) {
+          accumulate_with_lanes_to_slots<N>(terms, 0, n, acc, slots);
+        } else {
+          Expansion<N> e;
+          for (std::int64_t i = 0; i < n; ++i) add_term(terms, i, e, acc);
+          for (int q = 0; q < N; ++q) slots[q] = e[q];
+        }
       });
 }
 
@@ -235,7 +246,7 @@ template <class Member, class Terms, class Finish>
 KOKKOS_INLINE_FUNCTION void team_certify_or_exact(const Member& team, const Terms& terms,
                                                   std::int64_t n, const Finish& finish) {
   if (team.team_size() == 1) {
-    serial_certify_or_exact(terms, n, finish);
+    serial_certify_or_exact<is_host_space<typename Member::execution_space>()>(terms, n, finish);
     return;
   }
   if constexpr (FinishTraits<Finish>::certifies) {
