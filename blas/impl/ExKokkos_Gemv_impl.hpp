@@ -256,42 +256,11 @@ struct InnerLanesFunctor {
         });
   }
 
-  // Terms k W + j of output i, k < steps, as step k of lane j; past the last term, zero factors
-  // (exact zeros: they change neither the sum nor the errors, and only add to the count of
-  // error terms, which makes the margin larger, never wrong).
-  struct Blocks {
-    const terms_type& terms;
-    std::int64_t first, last;
-    KOKKOS_INLINE_FUNCTION void operator()(int k, int j, double& a, double& b) const {
-      const std::int64_t t = first + std::int64_t(k) * host_lanes + j;
-      if (t < last) {
-        terms(t, a, b);
-      } else {
-        a = 0.0;
-        b = 0.0;
-      }
-    }
-  };
-  struct FullBlocks {
-    const terms_type& terms;
-    std::int64_t first;
-    KOKKOS_INLINE_FUNCTION void operator()(int k, int j, double& a, double& b) const {
-      terms(first + std::int64_t(k) * host_lanes + j, a, b);
-    }
-  };
-
-  // The compensated try for output i: its dot product in host_lanes lanes (CompensatedLanes, one
-  // vector operation per block of terms), folded into one CompensatedSum (see fold for the
-  // certificate's count of error terms). Doubles only (floats take no compensated try).
+  // The compensated try for output i: its dot product in host_lanes lanes
+  // (compensated_with_lanes). Doubles only (floats take no compensated try).
   KOKKOS_INLINE_FUNCTION CompensatedSum compensated(std::int64_t i) const {
     if constexpr (terms_type::is_product) {
-      constexpr int W = host_lanes;
-      const terms_type terms{op, x, i};
-      CompensatedLanes<W> lanes;
-      const std::int64_t full = k_count / W;
-      if (full > 0) lanes.add_products(FullBlocks{terms, 0}, static_cast<int>(full));
-      if (full * W < k_count) lanes.add_products(Blocks{terms, full * W, k_count}, 1);
-      return lanes.fold();
+      return compensated_with_lanes(terms_type{op, x, i}, k_count);
     } else {
       (void)i;
       return CompensatedSum();

@@ -10,6 +10,7 @@
 #ifndef EXKOKKOS_LANEWALK_IMPL_HPP
 #define EXKOKKOS_LANEWALK_IMPL_HPP
 
+#include <ExKokkos_CompensatedLanes.hpp>
 #include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_ExpansionLanes.hpp>
 
@@ -111,6 +112,57 @@ KOKKOS_INLINE_FUNCTION void accumulate_with_lanes_to_slots(const Terms& terms, s
   if (!scalar.empty()) scalar.flush(sink);
   lanes.fold(sink);
   for (int q = 0; q < N; ++q) slots[q] = lanes.slot(q, 0);
+}
+
+// Terms first + k W + j, k < steps, as step k of lane j of CompensatedLanes<W>; past `last`, zero
+// factors (or zero terms). Full: every term of the steps exists, no test.
+template <class Terms, int W, bool Full>
+struct CompensatedBlocks {
+  const Terms& terms;
+  std::int64_t first, last;
+  KOKKOS_INLINE_FUNCTION void operator()(int k, int j, double& a, double& b) const {
+    const std::int64_t t = first + std::int64_t(k) * W + j;
+    if (Full || t < last) {
+      terms(t, a, b);
+    } else {
+      a = 0.0;
+      b = 0.0;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION double operator()(int k, int j) const {
+    const std::int64_t t = first + std::int64_t(k) * W + j;
+    return Full || t < last ? terms(t) : 0.0;
+  }
+};
+
+// The compensated sum of terms [0, count) on one CPU thread: host_lanes lanes of CompensatedLanes
+// (one vector operation per block of terms), folded into one CompensatedSum (see
+// CompensatedLanes::fold for the certificate's count of error terms). Past the last term the
+// lanes take exact zeros: they change neither the sum nor the errors and only add to the count of
+// error terms, which makes the margin larger, never wrong.
+template <class Terms>
+KOKKOS_INLINE_FUNCTION CompensatedSum compensated_with_lanes(const Terms& terms,
+                                                             std::int64_t count) {
+  constexpr int W = host_lanes;
+  CompensatedLanes<W> lanes;
+  const std::int64_t full = count / W;
+  if constexpr (Terms::is_product) {
+    if (full > 0)
+      lanes.add_products(CompensatedBlocks<Terms, W, true>{terms, 0, count},
+                         static_cast<int>(full));
+    if (full * W < count)
+      lanes.add_products(CompensatedBlocks<Terms, W, false>{terms, full * W, count}, 1);
+  } else {
+    const auto add_block = [&](const auto& block) {
+      double v[W];
+      for (int j = 0; j < W; ++j) v[j] = block(0, j);
+      lanes.add(v);
+    };
+    for (std::int64_t b = 0; b < full; ++b)
+      add_block(CompensatedBlocks<Terms, W, true>{terms, b * W, count});
+    if (full * W < count) add_block(CompensatedBlocks<Terms, W, false>{terms, full * W, count});
+  }
+  return lanes.fold();
 }
 
 // How a GPU thread walks its share of a team's range: elements first + k * stride (neighbouring

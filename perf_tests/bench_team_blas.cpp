@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The team forms inside a user's kernel: many small problems, one per team, ExKokkos' team forms
+// beside KokkosBlas::Experimental's on the same data in the same process:
+//   ex_team_dot / KokkosBlas::team_dot: 2^14 dot products of 256 terms (columns of 256 x 2^14
+//     LayoutLeft matrices), data "uniform" (U[-1, 1): the certified compensated path) and "wide"
+//     (random signs, magnitudes 10^u with u ~ U[-300, 300]: the exact path);
+//   ex_team_gemv / KokkosBlas::team_gemv: 2^10 products of 64 x 64 matrices with vectors,
+//     y = 1.5 op(A) x + 0.5 y, "N" and "T", uniform data.
+// Teams of Kokkos::AUTO threads. Prints the time ratios at the end. EXKOKKOS_TEAM_BLAS_SMALL=1 in
+// the environment runs 1/256 of the problems (a check that the benchmark works, not a timing).
+#include <ExKokkos.hpp>
+
+#include "ExKokkosPerf_RatioReporter.hpp"
+
+#include <ExKokkosTest_Generators.hpp>
+
+#include <Kokkos_Random.hpp>
+
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+#include <KokkosBlas1_team_dot.hpp>
+#include <KokkosBlas2_team_gemv.hpp>
+#endif
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using Policy = Kokkos::TeamPolicy<Space>;
+using Member = Policy::member_type;
+using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Mem>;
+using Batch = Kokkos::View<double***, Kokkos::LayoutLeft, Mem>;
+using Vec = Kokkos::View<double*, Mem>;
+
+enum class Impl { exkokkos, kokkosblas };
+
+int problem_count(int full) {
+  const char* small = std::getenv("EXKOKKOS_TEAM_BLAS_SMALL");
+  return small != nullptr && std::string(small) == "1" ? full / 256 : full;
+}
+
+// r(j) = x(:, j) . y(:, j), one team per j.
+template <Impl Which>
+struct TeamDots {
+  Matrix X, Y;
+  Vec r;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int j = team.league_rank();
+    const auto x = Kokkos::subview(X, Kokkos::ALL(), j);
+    const auto y = Kokkos::subview(Y, Kokkos::ALL(), j);
+    double d;
+    if constexpr (Which == Impl::exkokkos) {
+      d = ExKokkos::Experimental::exdot(team, x, y);
+    } else {
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      d = KokkosBlas::Experimental::dot(team, x, y);
+#else
+      d = 0.0;
+#endif
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { r(j) = d; });
+  }
+};
+
+// y(:, b) = 1.5 op(A(:, :, b)) x(:, b) + 0.5 y(:, b), one team per b.
+template <Impl Which>
+struct TeamGemvs {
+  Batch A;
+  Matrix X, Y;
+  char trans;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int b = team.league_rank();
+    const auto a = Kokkos::subview(A, Kokkos::ALL(), Kokkos::ALL(), b);
+    const auto x = Kokkos::subview(X, Kokkos::ALL(), b);
+    const auto y = Kokkos::subview(Y, Kokkos::ALL(), b);
+    if constexpr (Which == Impl::exkokkos) {
+      ExKokkos::Experimental::exgemv(team, trans, 1.5, a, x, 0.5, y);
+    } else {
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      KokkosBlas::Experimental::gemv(team, trans, 1.5, a, x, 0.5, y);
+#endif
+    }
+  }
+};
+
+// A len x count matrix of the named data.
+Matrix make_columns(const std::string& data, int len, int count, std::uint64_t seed) {
+  Matrix m("m", len, count);
+  if (data == "uniform") {
+    Kokkos::Random_XorShift64_Pool<Space> pool(seed);
+    Kokkos::fill_random(m, pool, -1.0, 1.0);
+  } else {
+    ExKokkosTest::Rng rng(seed);
+    const auto h = Kokkos::create_mirror_view(m);
+    for (int j = 0; j < count; ++j) {
+      std::vector<double> v;
+      while (v.size() < std::size_t(len)) {
+        const auto w = ExKokkosTest::lognormal_wide(std::size_t(len), rng);
+        v.insert(v.end(), w.begin(), w.end());
+      }
+      for (int i = 0; i < len; ++i) h(i, j) = v[std::size_t(i)];
+    }
+    Kokkos::deep_copy(m, h);
+  }
+  return m;
+}
+
+template <Impl Which>
+void register_dots(const std::string& routine, const std::string& data, int len, int count) {
+  const std::string name =
+      routine + "/" + data + "/" + std::to_string(len) + "x" + std::to_string(count);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        const TeamDots<Which> f{make_columns(data, len, count, 1),
+                                make_columns(data, len, count, 2), Vec("r", count)};
+        for (auto _ : state) {
+          Kokkos::parallel_for("team_dots", Policy(count, Kokkos::AUTO), f);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * 2 * len * count *
+                                sizeof(double));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+template <Impl Which>
+void register_gemvs(const std::string& routine, char trans, int n, int count) {
+  const std::string name = routine + "/" + std::string(1, trans) + "/" + std::to_string(n) + "x" +
+                           std::to_string(n) + "x" + std::to_string(count);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        Batch A("A", n, n, count);
+        Kokkos::Random_XorShift64_Pool<Space> pool(3);
+        Kokkos::fill_random(A, pool, -1.0, 1.0);
+        const Matrix X = make_columns("uniform", n, count, 4),
+                     Y0 = make_columns("uniform", n, count, 5);
+        const Matrix Y("Y", n, count);
+        const TeamGemvs<Which> f{A, X, Y, trans};
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(Y, Y0);  // y keeps its range
+          Space().fence();
+          state.ResumeTiming();
+          Kokkos::parallel_for("team_gemvs", Policy(count, Kokkos::AUTO), f);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n * count * sizeof(double));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  const int dots = problem_count(1 << 14), gemvs = problem_count(1 << 10);
+  for (const char* data : {"uniform", "wide"}) {
+    register_dots<Impl::exkokkos>("ex_team_dot", data, 256, dots);
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+    register_dots<Impl::kokkosblas>("KokkosBlas::team_dot", data, 256, dots);
+#endif
+  }
+  for (char trans : {'N', 'T'}) {
+    register_gemvs<Impl::exkokkos>("ex_team_gemv", trans, 64, gemvs);
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+    register_gemvs<Impl::kokkosblas>("KokkosBlas::team_gemv", trans, 64, gemvs);
+#endif
+  }
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"ex_team_dot", "KokkosBlas::team_dot"}, {"ex_team_gemv", "KokkosBlas::team_gemv"}};
+  ExKokkosPerf::RatioReporter reporter(pairs);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
