@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::ExactSum<Space>: a Kokkos reducer whose value is a LongAccumulator, so that any user
 // kernel can produce a correctly rounded, reproducible sum of whatever its lambda adds (terms
-// and exact products), with range policies, team policies and nested TeamThreadRange reductions.
+// and exact products), with range and team policies at the top level. Not in nested
+// TeamThreadRange reductions: Kokkos' host backends give a team reduction 512 bytes a thread of
+// the team, which the 1064-byte value overflows in a team of two (into the team's scratch
+// memory); inside a team the team forms of exsum/exdot reduce in slices that fit
+// (blas/ExKokkos_TeamLevel1.hpp, docs/accumulators.md).
 //
 // As for Kokkos::Sum<T, Space>, Space is where the result lives, not where the kernel runs:
 // HostSpace (the default) for a host variable, the view's space for a result view. A device
