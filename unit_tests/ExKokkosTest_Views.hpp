@@ -20,17 +20,30 @@ Kokkos::View<T*, typename Space::memory_space> to_view(const std::vector<T>& v) 
   return d;
 }
 
-// Copies src's whole span into dst's, gaps included: both have the same layout and strides (a
-// view and its mirror). Kokkos' deep_copy between a device and the host needs contiguous views
-// (or a common execution space), which strided views with gaps are not; their spans are.
+// The elements from v.data() to v's last element, both included: 1 + sum of (extent - 1) * stride.
+// Not span(): for a LayoutStride view, Kokkos' View (3.x, and 4.x's legacy View) takes the
+// span as the largest extent times its stride, which reaches stride - 1 elements past the last
+// element, and so past the allocation's end for a subview such as a row of a LayoutLeft matrix.
+template <class View>
+std::size_t reach(const View& v) {
+  if (v.size() == 0) return 0;
+  std::size_t r = 1;
+  for (int d = 0; d < static_cast<int>(View::rank); ++d) r += (v.extent(d) - 1) * v.stride(d);
+  return r;
+}
+
+// Copies the memory from src's first to its last element into dst's, gaps included: both have
+// the same layout and strides (a view and its mirror). Kokkos' deep_copy between a device and the
+// host needs contiguous views (or a common execution space), which strided views with gaps are
+// not; the ranges they cover are.
 template <class Dst, class Src>
 void copy_span(const Dst& dst, const Src& src) {
   using T = typename Dst::non_const_value_type;
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
   if (static_cast<const void*>(dst.data()) == static_cast<const void*>(src.data())) return;
   Kokkos::deep_copy(
-      Kokkos::View<T*, typename Dst::memory_space, Unmanaged>(dst.data(), dst.span()),
-      Kokkos::View<const T*, typename Src::memory_space, Unmanaged>(src.data(), src.span()));
+      Kokkos::View<T*, typename Dst::memory_space, Unmanaged>(dst.data(), reach(dst)),
+      Kokkos::View<const T*, typename Src::memory_space, Unmanaged>(src.data(), reach(src)));
 }
 
 // A host copy of a view of any layout and memory space, in the view's own layout.

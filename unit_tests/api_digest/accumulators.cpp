@@ -41,5 +41,8 @@ template void accumulators(const Kokkos::Serial&, Results&);
 #ifdef KOKKOS_ENABLE_OPENMP
 template void accumulators(const Kokkos::OpenMP&, Results&);
 #endif
+#ifdef KOKKOS_ENABLE_CUDA
+template void accumulators(const Kokkos::Cuda&, Results&);
+#endif
 
 }  // namespace ApiDigest

@@ -154,5 +154,8 @@ template void lapack(const Kokkos::Serial&, Results&);
 #ifdef KOKKOS_ENABLE_OPENMP
 template void lapack(const Kokkos::OpenMP&, Results&);
 #endif
+#ifdef KOKKOS_ENABLE_CUDA
+template void lapack(const Kokkos::Cuda&, Results&);
+#endif
 
 }  // namespace ApiDigest

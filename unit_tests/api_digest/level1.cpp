@@ -84,5 +84,8 @@ template void level1(const Kokkos::Serial&, Results&);
 #ifdef KOKKOS_ENABLE_OPENMP
 template void level1(const Kokkos::OpenMP&, Results&);
 #endif
+#ifdef KOKKOS_ENABLE_CUDA
+template void level1(const Kokkos::Cuda&, Results&);
+#endif
 
 }  // namespace ApiDigest

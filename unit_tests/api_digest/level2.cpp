@@ -27,7 +27,7 @@ void level2_of(const Space& space, Results& out, const char* layout) {
             const auto x = vec<T, Space>(tr ? m : n, d, m + 7 * n);
             auto y = vec<T, Space>(tr ? n : m, d, 3 * m + n);
             ExKokkos::Options o;
-            o.schedule = sched;
+            o.schedule = runnable<Space>(sched);
             ExKokkos::exgemv(space, trans, ab[0], A, x, ab[1], y, o);
             add_view(out["exgemv<" + t + "," + trans + ",schedule " +
                          std::to_string(static_cast<int>(sched)) + ">"],
@@ -68,6 +68,9 @@ template void level2(const Kokkos::Serial&, Results&);
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
 template void level2(const Kokkos::OpenMP&, Results&);
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+template void level2(const Kokkos::Cuda&, Results&);
 #endif
 
 }  // namespace ApiDigest

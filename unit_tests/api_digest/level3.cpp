@@ -31,7 +31,7 @@ void level3_of(const Space& space, Results& out, const char* layout) {
                                  : mat<T, Layout, Space>(s.k, s.n, d, s.n + 5 * s.k);
               auto C = mat<T, Layout, Space>(s.m, s.n, d, s.m * s.n + 1);
               ExKokkos::Options o;
-              o.schedule = sched;
+              o.schedule = runnable<Space>(sched);
               ExKokkos::exgemm(space, ta, tb, ab[0], A, B, ab[1], C, o);
               add_view(out["exgemm<" + t + "," + ta + tb + ",schedule " +
                            std::to_string(static_cast<int>(sched)) + ">"],
@@ -53,6 +53,9 @@ template void level3(const Kokkos::Serial&, Results&);
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
 template void level3(const Kokkos::OpenMP&, Results&);
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+template void level3(const Kokkos::Cuda&, Results&);
 #endif
 
 }  // namespace ApiDigest

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A digest of the result bits of a fixed set of calls across the whole public API, on every
-// enabled host backend: one line per routine and backend ("<routine> <space> <16 hex digits>"),
-// then one line per routine with the digest it has on every backend. Exits non-zero when two
-// backends disagree.
+// enabled backend (Serial, OpenMP, and Cuda in a CUDA build: every input is made in the space's
+// memory and every result copied back before it is digested): one line per routine and backend
+// ("<routine> <space> <16 hex digits>"), then one line per routine with the digest it has on every
+// backend. Exits non-zero when two backends disagree.
 //
 // Used to show that a change of the library's structure leaves every result's bits as they were:
 // run it before and after and compare the output (scripts/api_digest.sh). The inputs come from a
@@ -36,6 +37,9 @@ int main(int argc, char** argv) {
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
     all.emplace_back("OpenMP", run(Kokkos::OpenMP()));
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+    all.emplace_back("Cuda", run(Kokkos::Cuda()));
 #endif
     for (const auto& [space, results] : all)
       for (const auto& [name, d] : results)
