@@ -50,10 +50,12 @@
 //     }
 //   };
 //
-// Team sizes: any. On the host a team of one thread walks rows and columns in vector lanes (the
-// fastest there); on devices 32 threads per matrix below n = 64 and 64 from there are exgetf2's
-// defaults. TeamGetrs gives each column of b to one thread (a column's components depend on each
-// other in order), so a single right-hand side is solved by one thread of the team.
+// Team sizes: any, with a vector length of 1 (TeamPolicy's default: a longer vector would run each
+// thread's steps, row swaps included, on every lane of it at once). On the host a team
+// of one thread walks rows and columns in vector lanes (the fastest there); on devices 32 threads
+// per matrix below n = 64 and 64 from there are exgetf2's defaults. TeamGetrs gives each column of
+// b to one thread (a column's components depend on each other in order), so a single right-hand
+// side is solved by one thread of the team.
 #ifndef EXKOKKOS_TEAMLU_HPP
 #define EXKOKKOS_TEAMLU_HPP
 
