@@ -112,7 +112,8 @@ struct TeamGetf2 {
     if (error != 0) return error;
     if (A.extent(0) == 0 || A.extent(1) == 0) return 0;
     member.team_barrier();
-    return Impl::team_getf2(member, A, ipiv, Impl::DefaultLuUpdate<Space>());  // ends in a barrier
+    return Impl::team_getf2(member, A, ipiv,
+                            typename Impl::LuDefaults<Space>::Update());  // ends in a barrier
   }
   // The team scratch (bytes, either level) the call itself needs: none, it factors A in place.
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_size(int /*m*/, int /*n*/) {
@@ -130,7 +131,7 @@ struct SerialGetf2 {
     const int error = Impl::getf2_argument_error(A, ipiv);
     if (error != 0) return error;
     if (A.extent(0) == 0 || A.extent(1) == 0) return 0;
-    return Impl::team_getf2(Impl::OneThread(), A, ipiv, Impl::DefaultLuUpdate<Space>());
+    return Impl::team_getf2(Impl::OneThread(), A, ipiv, typename Impl::LuDefaults<Space>::Update());
   }
 };
 
@@ -145,7 +146,7 @@ struct TeamGetrs {
                                            const BViewType& B) {
     Impl::require_getrs_views<LUViewType, PivViewType, BViewType>();
     using Space = typename MemberType::execution_space;
-    return Impl::team_getrs<Impl::lu_default_expansion_size<Space>()>(member, trans, LU, ipiv, B);
+    return Impl::team_getrs<Impl::LuDefaults<Space>::expansion_size>(member, trans, LU, ipiv, B);
   }
   // The team scratch (bytes, either level) the call itself needs: none.
   KOKKOS_INLINE_FUNCTION static constexpr std::size_t scratch_size(int /*n*/) { return 0; }
@@ -158,8 +159,8 @@ struct SerialGetrs {
                                            const PivViewType& ipiv, const BViewType& B) {
     Impl::require_getrs_views<LUViewType, PivViewType, BViewType>();
     using Space = typename Impl::PassSpace<Impl::in_device_pass()>::type;
-    return Impl::team_getrs<Impl::lu_default_expansion_size<Space>()>(Impl::OneThread(), trans, LU,
-                                                                      ipiv, B);
+    return Impl::team_getrs<Impl::LuDefaults<Space>::expansion_size>(Impl::OneThread(), trans, LU,
+                                                                     ipiv, B);
   }
 };
 

@@ -3,8 +3,8 @@
 // info bit for bit on the same matrix: on Kokkos::Serial and the default space, for every team
 // size, with A in place in a LayoutRight or a LayoutLeft batch (a strided subview) or copied to
 // team scratch memory, and on one thread of a RangePolicy; for square and rectangular shapes with
-// random, singular, ill-conditioned and NaN/Inf matrices. Extents that do not conform return
-// LAPACK's negative info and leave A and ipiv alone.
+// random, singular, ill-conditioned and NaN/Inf matrices, in double and in float. Extents that do
+// not conform return LAPACK's negative info and leave A and ipiv alone.
 #include <ExKokkos_Getf2.hpp>
 #include <ExKokkos_TeamLU.hpp>
 
@@ -23,24 +23,26 @@ namespace {
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
 
+template <class T>
 struct Factors {
-  std::vector<double> lu;  // row-major
+  std::vector<T> lu;  // row-major
   std::vector<int> piv;
   int info = 0;
 };
 
-template <class Space>
-Factors reference(const std::vector<double>& a, int m, int n) {
+template <class Space, class T>
+Factors<T> reference(const std::vector<T>& a, int m, int n) {
   auto A = ExKokkosTest::to_matrix<Kokkos::LayoutLeft, Space>(a, m, n);
   Kokkos::View<int*, typename Space::memory_space> ipiv("ipiv", std::min(m, n));
-  Factors f;
+  Factors<T> f;
   f.info = ExKokkos::exgetf2(Space(), A, ipiv);
   f.lu = ExKokkosTest::matrix_elements(A);
   f.piv = ExKokkosTest::to_host(ipiv);
   return f;
 }
 
-void expect_same(const Factors& e, const Factors& g, const std::string& what) {
+template <class T>
+void expect_same(const Factors<T>& e, const Factors<T>& g, const std::string& what) {
   EXPECT_EQ(e.info, g.info) << what;
   EXPECT_EQ(e.piv, g.piv) << what;
   ASSERT_EQ(e.lu.size(), g.lu.size()) << what;
@@ -68,7 +70,8 @@ struct TeamFactor {
     int r;
     if (staged) {
       const int m = static_cast<int>(a.extent(0)), n = static_cast<int>(a.extent(1));
-      const auto s = ExKokkos::team_lu_scratch_matrix<double>(member, m, n);
+      using T = typename ABatch::non_const_value_type;
+      const auto s = ExKokkos::team_lu_scratch_matrix<T>(member, m, n);
       ExKokkos::team_lu_copy(member, a, s);
       r = ExKokkos::TeamGetf2<Member>::invoke(member, s, p);
       ExKokkos::team_lu_copy(member, s, a);
@@ -91,12 +94,12 @@ struct SerialFactor {
   }
 };
 
-template <class Space, class Layout>
+template <class Space, class Layout, class T>
 struct Batch {
-  Kokkos::View<double***, Layout, typename Space::memory_space> A;
+  Kokkos::View<T***, Layout, typename Space::memory_space> A;
   Kokkos::View<int**, Layout, typename Space::memory_space> ipiv;
   Kokkos::View<int*, typename Space::memory_space> info;
-  typename Kokkos::View<double***, Layout, typename Space::memory_space>::HostMirror original;
+  typename Kokkos::View<T***, Layout, typename Space::memory_space>::HostMirror original;
 
   Batch(const std::vector<ExKokkosTest::LuMatrix>& mats, int m, int n)
       : A("A", mats.size(), m, n),
@@ -105,18 +108,18 @@ struct Batch {
         original(Kokkos::create_mirror(A)) {
     for (std::size_t b = 0; b < mats.size(); ++b)
       for (int i = 0; i < m; ++i)
-        for (int j = 0; j < n; ++j) original(b, i, j) = mats[b].a[std::size_t(i) * n + j];
+        for (int j = 0; j < n; ++j) original(b, i, j) = T(mats[b].a[std::size_t(i) * n + j]);
   }
   void reset() const {
     Kokkos::deep_copy(A, original);
     Kokkos::deep_copy(ipiv, -7);
     Kokkos::deep_copy(info, -99);
   }
-  Factors result(int b) const {
+  Factors<T> result(int b) const {
     const auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
     const auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
     const auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
-    Factors f;
+    Factors<T> f;
     for (std::size_t i = 0; i < A.extent(1); ++i)
       for (std::size_t j = 0; j < A.extent(2); ++j) f.lu.push_back(hA(b, i, j));
     for (std::size_t j = 0; j < ipiv.extent(1); ++j) f.piv.push_back(hp(b, j));
@@ -125,15 +128,15 @@ struct Batch {
   }
 };
 
-template <class Space, class Layout>
-void check_batch(const std::vector<ExKokkosTest::LuMatrix>& mats, const std::vector<Factors>& ref,
-                 int m, int n, const std::string& shape) {
+template <class Space, class Layout, class T>
+void check_batch(const std::vector<ExKokkosTest::LuMatrix>& mats,
+                 const std::vector<Factors<T>>& ref, int m, int n, const std::string& shape) {
   const std::string where = std::string(Space::name()) + " " + shape + " " +
                             (std::is_same<Layout, Kokkos::LayoutLeft>::value ? "Left" : "Right");
-  const Batch<Space, Layout> batch(mats, m, n);
+  const Batch<Space, Layout, T> batch(mats, m, n);
   const int count = static_cast<int>(mats.size());
   using F = TeamFactor<Space, decltype(batch.A), decltype(batch.ipiv)>;
-  const std::size_t scratch = ExKokkos::team_lu_scratch_size<double>(m, n);
+  const std::size_t scratch = ExKokkos::team_lu_scratch_size<T>(m, n);
   for (const bool staged : {false, true}) {
     const F f{batch.A, batch.ipiv, batch.info, staged};
     for (const int team : ExKokkosTest::team_sizes<Space>(f, scratch)) {
@@ -164,7 +167,7 @@ TEST(TeamGetf2, EqualsExgetf2ForEveryTeamSizeAndStaging) {
     for (const auto& shape : ExKokkosTest::lu_shapes()) {
       const int m = shape.first, n = shape.second;
       const auto mats = ExKokkosTest::lu_matrices(m, n, rng);
-      std::vector<Factors> ref;
+      std::vector<Factors<double>> ref;
       for (const auto& mat : mats) {
         ref.push_back(reference<Space>(mat.a, m, n));
         if (mat.singular) EXPECT_GT(ref.back().info, 0) << mat.kind;
@@ -172,6 +175,24 @@ TEST(TeamGetf2, EqualsExgetf2ForEveryTeamSizeAndStaging) {
       const std::string name = std::to_string(m) + "x" + std::to_string(n);
       check_batch<Space, Kokkos::LayoutRight>(mats, ref, m, n, name);
       check_batch<Space, Kokkos::LayoutLeft>(mats, ref, m, n, name);
+    }
+  });
+}
+
+// Float matrices: the same code with float entries, each an exact sum of exact double products
+// rounded once to float.
+TEST(TeamGetf2, FloatEqualsExgetf2) {
+  ExKokkosTest::for_each_backend([](auto space) {
+    using Space = decltype(space);
+    ExKokkosTest::Rng rng(13);
+    for (const auto& shape : std::vector<std::pair<int, int>>{{7, 7}, {16, 16}, {13, 20}}) {
+      const int m = shape.first, n = shape.second;
+      const auto mats = ExKokkosTest::lu_matrices(m, n, rng);
+      std::vector<Factors<float>> ref;
+      for (const auto& mat : mats)
+        ref.push_back(reference<Space>(std::vector<float>(mat.a.begin(), mat.a.end()), m, n));
+      check_batch<Space, Kokkos::LayoutRight>(
+          mats, ref, m, n, std::to_string(m) + "x" + std::to_string(n) + " float");
     }
   });
 }

@@ -33,11 +33,15 @@ struct PassSpace<true> {
   using type = Kokkos::DefaultExecutionSpace;
 };
 
-// The entry update of the factorization on ExecSpace: its default expansion size, and on the host
-// the vector lanes for a team of one thread (ExactLuUpdate). Neither changes a bit.
+// The defaults of the LU on ExecSpace: its expansion size, and the entry update of the
+// factorization (on the host with the vector lanes for a team of one thread: ExactLuUpdate).
+// Neither changes a bit. Constants of a class, not calls in the kernels' code: device code may not
+// call the host's constexpr functions.
 template <class ExecSpace>
-using DefaultLuUpdate =
-    ExactLuUpdate<lu_default_expansion_size<ExecSpace>(), is_host_space<ExecSpace>()>;
+struct LuDefaults {
+  static constexpr int expansion_size = lu_default_expansion_size<ExecSpace>();
+  using Update = ExactLuUpdate<expansion_size, is_host_space<ExecSpace>()>;
+};
 
 KOKKOS_INLINE_FUNCTION constexpr bool fits_int(std::size_t extent) {
   return extent <= std::size_t(INT_MAX);
