@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TeamGetrs and SerialGetrs called from the test's own kernels give exgetrs' solutions bit for bit
-// with the same factors (exgetf2's): trans "N" and "T", one right-hand side or three (rank 2), on
-// Kokkos::Serial and the default space, for every team size and on one thread of a RangePolicy,
-// for square orders 1 to 33 with random, singular, ill-conditioned and NaN/Inf matrices. A bad
-// trans, non-square factors, a wrong ipiv or b extent and a pivot out of range return LAPACK's
-// negative info and leave b alone.
+// with the same factors (exgetf2's, read in place or from team scratch memory): trans "N" and "T",
+// one right-hand side or three (rank 2), on Kokkos::Serial and the default space, for every team
+// size and on one thread of a RangePolicy, for square orders 1 to 33 with random, singular,
+// ill-conditioned and NaN/Inf matrices. A bad trans, non-square factors, a wrong ipiv or b extent
+// and a pivot out of range return LAPACK's negative info and leave b alone.
 #include <ExKokkos_Getrs.hpp>
 #include <ExKokkos_TeamLU.hpp>
 
@@ -84,7 +84,8 @@ struct Systems {
   }
 };
 
-// One system per team: the first column of B as a rank-1 view, or all of B (rank 2).
+// One system per team: the first column of B as a rank-1 view, or all of B (rank 2); the factors
+// read in place or from a copy in team scratch memory.
 template <class Space, class LUs, class Pivots, class Bs>
 struct TeamSolve {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
@@ -92,10 +93,21 @@ struct TeamSolve {
   Pivots ipiv;
   Bs B;
   Kokkos::View<int*, Mem<Space>> info;
-  bool transposed, all_columns;
+  bool transposed, all_columns, staged;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
     const int s = member.league_rank();
     const auto lu = Kokkos::subview(LU, s, Kokkos::ALL(), Kokkos::ALL());
+    if (staged) {
+      const int n = static_cast<int>(lu.extent(0));
+      const auto copy = ExKokkos::team_lu_scratch_matrix<double>(member, n, n);
+      ExKokkos::team_lu_copy(member, lu, copy);
+      solve(member, s, copy);
+    } else {
+      solve(member, s, lu);
+    }
+  }
+  template <class Factors>
+  KOKKOS_INLINE_FUNCTION void solve(const Member& member, int s, const Factors& lu) const {
     const auto p = Kokkos::subview(ipiv, s, Kokkos::ALL());
     const char* trans = transposed ? "T" : "N";
     int r;
@@ -142,15 +154,20 @@ TEST(TeamGetrs, EqualsExgetrsForBothTransposesAndEveryTeamSize) {
       Kokkos::View<int*, Mem<Space>> info("info", count);
       using F = TeamSolve<Space, decltype(sys.LU), decltype(sys.ipiv), decltype(sys.B)>;
       const std::string where = std::string(Space::name()) + " n " + std::to_string(n);
+      const std::size_t scratch = ExKokkos::team_lu_scratch_size<double>(n, n);
       for (const int t : {0, 1})
-        for (const bool all : {false, true}) {
-          const F f{sys.LU, sys.ipiv, sys.B, info, t == 1, all};
-          for (const int team : ExKokkosTest::team_sizes<Space>(f, 0)) {
+        for (const int variant : {0, 1, 2}) {  // rank 1, rank 2, rank 2 with staged factors
+          const bool all = variant > 0, staged = variant == 2;
+          const F f{sys.LU, sys.ipiv, sys.B, info, t == 1, all, staged};
+          for (const int team : ExKokkosTest::team_sizes<Space>(f, scratch)) {
             Kokkos::deep_copy(sys.B, sys.B0);
             Kokkos::deep_copy(info, -99);
-            Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(Space(), count, team), f);
+            Kokkos::parallel_for(Kokkos::TeamPolicy<Space>(Space(), count, team)
+                                     .set_scratch_size(0, Kokkos::PerTeam(staged ? scratch : 0)),
+                                 f);
             const std::string what = where + (t ? " T" : " N") + " team " + std::to_string(team) +
-                                     (all ? " rank 2" : " rank 1");
+                                     (all ? " rank 2" : " rank 1") +
+                                     (staged ? ", factors in scratch" : "");
             expect_all_zero<Space>(info, what);
             sys.check(t, all ? nrhs : 1, what);
           }
