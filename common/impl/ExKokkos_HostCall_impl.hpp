@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a host-level routine (one that launches kernels of its own: every public routine taking an
 // execution space) needs of the thread that calls it, checked in one place before anything is
 // launched or written (docs/guarantees.md, "Calling from several threads"):
