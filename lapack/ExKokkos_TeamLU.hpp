@@ -18,17 +18,18 @@
 // Unlike KokkosBatched's LU, these pivot (partial pivoting, as LAPACK).
 //
 // Bad arguments cannot throw inside a kernel: as in LAPACK, invoke returns -i for its i-th
-// argument, counted without the team member, before reading or writing anything else:
+// argument, counted without the team member, before writing anything:
 //   TeamGetf2 / SerialGetf2: -1 an extent of A of 2^31 or more, -2 ipiv not min(m, n) entries;
 //   TeamGetrs / SerialGetrs: -1 trans not "N", "T" or "C"; -2 LU not square (or 2^31 rows or
 //   more); -3 ipiv not n entries, or a pivot outside [j, n); -4 b not n rows.
 // Every thread of a team returns the same value. Wrong ranks and value types are compile errors.
 //
-// The team forms begin and end with a team barrier: A, ipiv and b may be written by any thread
-// of the team just before the call and read by any thread just after. They need no team scratch
-// of their own (scratch_size() is 0). To factor a copy of A in team scratch memory (faster on
-// GPUs: the threads of a step then read distinct banks), size the team's scratch with
-// team_lu_scratch_size<T>(m, n) per matrix and take the copy with team_lu_scratch_matrix:
+// Every thread of the team calls the team forms (they synchronize the team). They begin and end
+// with a team barrier: A, ipiv and b may be written by any thread of the team just before the call
+// and read by any thread just after. They need no team scratch of their own (scratch_size() is 0).
+// To factor a copy of A in team scratch memory (faster on GPUs: the threads of a step then read
+// distinct banks), size the team's scratch with team_lu_scratch_size<T>(m, n) per matrix and take
+// the copy with team_lu_scratch_matrix:
 //
 //   struct SolveOnePerTeam {            // policy: TeamPolicy<Space>(batch, team_size)
 //     Kokkos::View<double***> A;        //   .set_scratch_size(0, Kokkos::PerTeam(
