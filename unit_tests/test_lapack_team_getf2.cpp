@@ -201,7 +201,7 @@ TEST(TeamGetf2, FloatEqualsExgetf2) {
 template <class Space>
 struct BadExtents {
   using Member = typename Kokkos::TeamPolicy<Space>::member_type;
-  Kokkos::View<double**, typename Space::memory_space> A;
+  Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> A;
   Kokkos::View<int*, typename Space::memory_space> ipiv;
   Kokkos::View<int*, typename Space::memory_space> info;  // [team rank], then the serial form
   KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
