@@ -9,9 +9,10 @@
 //
 // The factors, the pivots, info and the solutions are bit for bit those of exgetf2 and exgetrs on
 // the same matrix and right-hand side, on every backend and for every team size: these forms run
-// the same code (lapack/impl/ExKokkos_TeamLU_impl.hpp), where every entry is one exact expression
-// rounded once. A and b are the user's views or subviews of any layout, in global memory or in
-// team scratch memory; ipiv holds min(m, n) integers.
+// exgetf2's factorization and exgetrs_batched's solve (lapack/impl/ExKokkos_TeamLU_impl.hpp), where
+// every entry is one exact expression rounded once, as in exgetrs' substitutions. A and b are the
+// user's views or subviews of any layout, in global memory or in team scratch memory; ipiv holds
+// min(m, n) integers.
 //
 // Conventions as exgetf2's: pivots are 0-based (row j was swapped with row ipiv(j) at step j),
 // info is LAPACK's (0, or k > 0 when U(k-1, k-1) is exactly zero; the factorization completes).

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The LU inside a user's kernel (lapack/ExKokkos_TeamLU.hpp): the argument checks that take the
 // place of exceptions there, the entry update a team or a lone thread uses, and the solve of one
-// or several right-hand sides. The factorization is team_getf2 (ExKokkos_Getf2_impl.hpp) and the
-// solve serial_getrs (ExKokkos_Getrs_impl.hpp), the code behind exgetf2 and exgetrs: every entry
-// of the factors and every component of a solution is the same exact expression rounded once, so
-// a call from a user's kernel gives the bits of the host-level routines on the same data.
+// or several right-hand sides. The factorization is team_getf2 (ExKokkos_Getf2_impl.hpp), the
+// code behind exgetf2, and the solve serial_getrs (ExKokkos_Getrs_impl.hpp), the code behind
+// exgetrs_batched, whose components are those of exgetrs' substitutions (extrsv's definition):
+// every entry of the factors and every component of a solution is the same exact expression
+// rounded once, so a call from a user's kernel gives the bits of the host-level routines.
 #ifndef EXKOKKOS_TEAMLU_IMPL_HPP
 #define EXKOKKOS_TEAMLU_IMPL_HPP
 
