@@ -34,8 +34,8 @@ namespace Impl {
 // (Options are validated by the public routines: common/impl/ExKokkos_OptionChecks_impl.hpp.)
 template <class ExecSpace>
 int lu_expansion_size(const Options& o) {
-  return compiled_expansion_size<ExecSpace>(
-      o.expansion_size > 0 ? o.expansion_size : (is_host_space<ExecSpace>() ? 3 : 4));
+  return o.expansion_size > 0 ? compiled_expansion_size<ExecSpace>(o.expansion_size)
+                              : lu_default_expansion_size<ExecSpace>();
 }
 
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On

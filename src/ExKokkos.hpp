@@ -44,6 +44,7 @@
 #include "ExKokkos_TeamLevel1.hpp"
 #include "ExKokkos_Getf2.hpp"
 #include "ExKokkos_Getrs.hpp"
+#include "ExKokkos_TeamLU.hpp"
 
 // Exact reductions across the ranks of an MPI communicator, when ExKokkos was configured with MPI.
 #if EXKOKKOS_HAVE_MPI

@@ -20,6 +20,18 @@ KOKKOS_INLINE_FUNCTION constexpr bool is_host_space() {
                                     typename ExecSpace::memory_space>::accessible;
 }
 
+// Whether the compiler is generating device code now (a CUDA or HIP device pass, SYCL's device
+// compilation). Code that runs on one thread without a team member or an execution space to name
+// its backend (the serial LU forms) picks that backend's defaults by it; each pass compiles its
+// own choice, so host code never runs the device's and the reverse.
+KOKKOS_INLINE_FUNCTION constexpr bool in_device_pass() {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
+  return true;
+#else
+  return false;
+#endif
+}
+
 // The largest team of the device kernels: their launch bounds and register budgets are set for
 // 256 threads (8 warps), and a larger team is refused before anything is launched.
 constexpr int device_max_team_size = 256;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What a host-level routine (one that launches kernels of its own: every public routine taking an
 // execution space) needs of the thread that calls it, checked in one place before anything is
 // launched or written (docs/guarantees.md, "Calling from several threads"):
@@ -56,6 +57,14 @@ inline std::recursive_mutex& serial_calls_mutex() {
   return mutex;
 }
 
+// What to call inside a kernel instead of the routine `bare` (its name without the namespace).
+inline std::string team_level_form(const std::string& bare) {
+  if (bare.rfind("exgetf2", 0) == 0) return "ExKokkos::TeamGetf2<Member>::invoke(member, A, ipiv)";
+  if (bare.rfind("exgetrs", 0) == 0 || bare.rfind("exgesv", 0) == 0)
+    return "ExKokkos::TeamGetf2<Member>::invoke and ExKokkos::TeamGetrs<Member>::invoke";
+  return "ExKokkos::Experimental::" + bare + "(team, ...) where it exists";
+}
+
 // Held for the whole of a public routine's call: construct it first. Throws std::invalid_argument
 // when the calling thread may not launch host kernels now; on Kokkos::Serial, waits for the calls
 // of other threads to end.
@@ -72,8 +81,8 @@ class HostCall {
           ": called inside a parallel region (or, with Kokkos 3's OpenMP backend, from a thread "
           "other than the one that initialized Kokkos). This routine launches kernels of its own, "
           "which would share the running kernel's threads and team data; call it outside parallel "
-          "regions, or inside a kernel use the team-level form ExKokkos::Experimental::" +
-          bare + "(team, ...) where it exists");
+          "regions, or inside a kernel use the team-level form " +
+          team_level_form(bare));
     }
     if constexpr (serializes_calls<ExecSpace>())
       lock_ = std::unique_lock<std::recursive_mutex>(serial_calls_mutex());

@@ -34,9 +34,10 @@ constexpr bool is_rank0_view() {
   return is_view_of_rank<View, 0>::value;
 }
 
-// The value types ExKokkos reduces exactly.
+// The value types ExKokkos reduces exactly. Callable in device code too (the team-level LU checks
+// its views' value types inside kernels).
 template <class T>
-constexpr bool is_exact_scalar() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_exact_scalar() {
   return std::is_same<T, double>::value || std::is_same<T, float>::value;
 }
 

@@ -22,7 +22,7 @@ namespace Impl {
 struct LuStaging {
   int ld = 0;                    // 0: in place; else the scratch copy's row stride
   bool trailing_update = false;  // host, double, teams of one: the right-looking schedule
-  KOKKOS_INLINE_FUNCTION static int row_stride(int n) { return n % 2 == 0 ? n + 1 : n; }
+  KOKKOS_INLINE_FUNCTION static constexpr int row_stride(int n) { return n % 2 == 0 ? n + 1 : n; }
   template <class T>
   KOKKOS_INLINE_FUNCTION std::size_t bytes(int m) const {
     return sizeof(T) * std::size_t(m) * std::size_t(ld);

@@ -183,6 +183,39 @@ KOKKOS_INLINE_FUNCTION void lu_update_range_in_lanes(const AView& A, int fixed, 
     lu_update_chunks_in_lanes<N, 8, Column>(A, fixed, first, last, terms);
 }
 
+// The expansion size of the LU's exact sums on ExecSpace by default (an entry the certified try
+// refuses is summed in an expansion of this many doubles): 3 on the host, 4 on devices, resolved
+// to one this build compiles. Every size gives the same bits (ExKokkos_Tuning_impl.hpp).
+template <class ExecSpace>
+constexpr int lu_default_expansion_size() {
+  return compiled_expansion_size<ExecSpace>(is_host_space<ExecSpace>() ? 3 : 4);
+}
+
+// A team of one thread, the calling one: what the serial forms (SerialGetf2) hand to team_getf2,
+// whose team steps then run as plain loops. No Kokkos team member exists outside a TeamPolicy, and
+// the factorization's steps are the same on one thread as on a team of one.
+struct OneThread {
+  KOKKOS_INLINE_FUNCTION int team_size() const { return 1; }
+  KOKKOS_INLINE_FUNCTION int team_rank() const { return 0; }
+  KOKKOS_INLINE_FUNCTION void team_barrier() const {}
+};
+template <class Member>
+struct IsOneThread : std::false_type {};
+template <>
+struct IsOneThread<OneThread> : std::true_type {};
+
+// f(i) for i in [begin, end), the team's threads sharing the indices (a TeamThreadRange), or in
+// order on one thread.
+template <class Member, class F>
+KOKKOS_INLINE_FUNCTION void team_for(const Member& team, int begin, int end, const F& f) {
+  if constexpr (IsOneThread<Member>::value) {
+    (void)team;
+    for (int i = begin; i < end; ++i) f(i);
+  } else {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), f);
+  }
+}
+
 // The exact entry update, as the policy of team_getf2 (a benchmark passes a plain one, so that
 // its ordinary counterpart has exactly this loop). HostLanes: the team runs on a host core, where
 // a team of one thread updates whole rows and columns through lu_update_range_in_lanes.
@@ -212,8 +245,7 @@ KOKKOS_INLINE_FUNCTION void update_column(const Member& team, const AView& A, in
                 std::is_same<typename AView::non_const_value_type, double>::value) {
     if (team.team_size() == 1) return lu_update_range_in_lanes<Update::size, true>(A, j, j, m, j);
   }
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j, m),
-                       [&](const int i) { A(i, j) = update(A, i, j, j); });
+  team_for(team, j, m, [&](const int i) { A(i, j) = update(A, i, j, j); });
 }
 template <class Member, class AView, class Update>
 KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j,
@@ -224,8 +256,7 @@ KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j
     if (team.team_size() == 1)
       return lu_update_range_in_lanes<Update::size, false>(A, j, j + 1, n, j);
   }
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, n),
-                       [&](const int c) { A(j, c) = update(A, j, c, j); });
+  team_for(team, j + 1, n, [&](const int c) { A(j, c) = update(A, j, c, j); });
 }
 
 // The pivot rule on one thread: the first index i >= j of the largest |A(i, j)|, a NaN never
@@ -246,21 +277,11 @@ KOKKOS_INLINE_FUNCTION int sequential_pivot(const AView& A, int j) {
   return first;
 }
 
-// The pivot of step j: the first index i >= j of the largest |A(i, j)|, a NaN never larger than a
-// number (j when the whole column is NaN). A column of up to a warp's length (32 rows) is searched
-// by every thread on its own (the column is final after the step's barrier, so all find the same
-// row); team_getf2's barrier before a swap keeps the swap from overwriting row j under a thread
-// still reading it. Kokkos' team reductions cost about 170 instructions a step, with warp
-// synchronization and integer divisions by the team size, more than a scan of 32 entries
-// (figures: docs/performance.md). Longer columns take the sequential rule split in two
-// reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
-// so the team's threads share the column and every team size picks the same row.
+// The search of team_pivot (below) for columns longer than a warp: two team reductions.
 template <class Member, class AView>
-KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
+KOKKOS_INLINE_FUNCTION int team_shared_pivot(const Member& team, const AView& A, int j) {
   using T = typename AView::non_const_value_type;
   const int m = static_cast<int>(A.extent(0));
-  constexpr int scanned_rows = 32;
-  if (team.team_size() == 1 || m - j <= scanned_rows) return sequential_pivot(A, j);
   T largest = T(-1);  // below every magnitude: "no number seen"
   Kokkos::parallel_reduce(
       Kokkos::TeamThreadRange(team, j, m),
@@ -278,6 +299,28 @@ KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j)
       },
       Kokkos::Min<int>(first));
   return first;
+}
+
+// The pivot of step j: the first index i >= j of the largest |A(i, j)|, a NaN never larger than a
+// number (j when the whole column is NaN). A column of up to a warp's length (32 rows) is searched
+// by every thread on its own (the column is final after the step's barrier, so all find the same
+// row); team_getf2's barrier before a swap keeps the swap from overwriting row j under a thread
+// still reading it. Kokkos' team reductions cost about 170 instructions a step, with warp
+// synchronization and integer divisions by the team size, more than a scan of 32 entries
+// (figures: docs/performance.md). Longer columns take the sequential rule split in two
+// reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
+// so the team's threads share the column and every team size picks the same row.
+template <class Member, class AView>
+KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
+  const int m = static_cast<int>(A.extent(0));
+  constexpr int scanned_rows = 32;
+  if constexpr (IsOneThread<Member>::value) {
+    (void)team, (void)m, (void)scanned_rows;
+    return sequential_pivot(A, j);
+  } else {
+    if (team.team_size() == 1 || m - j <= scanned_rows) return sequential_pivot(A, j);
+    return team_shared_pivot(team, A, j);
+  }
 }
 
 // Factors A (m x n) in place with the team; pivots (0-based row indices, min(m, n) of them) go to
@@ -304,7 +347,7 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
       // Every thread has read column j (team_pivot's scan) before the swap writes rows j and p;
       // without a swap the barrier below orders the scan before the division.
       team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int c) {
+      team_for(team, 0, n, [&](const int c) {
         const T t = A(j, c);
         A(j, c) = A(p, c);
         A(p, c) = t;
@@ -313,8 +356,7 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
     team.team_barrier();
     const T pivot = A(j, j);
     if (pivot != T(0)) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, j + 1, m),
-                           [&](const int i) { A(i, j) = A(i, j) / pivot; });
+      team_for(team, j + 1, m, [&](const int i) { A(i, j) = A(i, j) / pivot; });
     } else if (info == 0) {
       info = j + 1;
     }
