@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # exkokkos_add_eti_library(<name>)
 #
 # The prebuilt library of ExKokkos_ENABLE_ETI: the Impl entry points of the common calls (double

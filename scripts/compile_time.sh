@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Times the compilation of one source file of a configured build tree, without ccache, as the
 # build compiles it (the command ninja would run): prints CPU seconds (user + sys), wall seconds
 # and peak memory. CPU time is the fair measure on a shared machine.

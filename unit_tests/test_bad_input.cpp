@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Bad input never writes: every public routine refuses wrong extents, mode characters, pivots,
 // extents beyond the LU's int indices, options out of range and calls from inside a parallel
 // region with std::invalid_argument, before anything is written: each case compares the bytes of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host-level calls from several std::threads at once (docs/guarantees.md, "Calling from several
 // threads"): on Kokkos::Serial every call gives the bits the same call gives alone (ExKokkos
 // serializes its Serial calls, whose kernels share one team-data block before Kokkos 4); on the

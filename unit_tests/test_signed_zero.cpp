@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Exact-zero results keep IEEE's sign on every schedule and host backend: an exact sum is -0 only
 // when every term was -0 (docs/design.md, "One correct rounding"), so y = RN(alpha S + beta y) is
 // what IEEE arithmetic gives for the same zeros. The data are drawn from {+0, -0, +1, -1}, so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The certify-or-exact engine (docs/design.md, "Certify or go exact"): output i is written by the
 // first of three steps that can prove its rounding, through a Finish
 // (ExKokkos_Finish_impl.hpp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The finishing protocol: what a kernel does with output i once it holds the exact sum S_i, or a
 // cheaper form of it that may prove RN(S_i) (docs/design.md, "The finishing protocol"). The
 // kernels that walk the terms (exgemv's schedules, which exgemm and extrsv's panels also run, the

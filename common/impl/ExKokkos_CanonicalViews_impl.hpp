@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The few view types the kernels are compiled for, as in Kokkos Kernels: a public routine
 // converts its user's views to them before it calls its Impl entry point, so that View<double*>,
 // its const and unmanaged variants and its contiguous subviews share one instantiation, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The validation of ExKokkos::Options, in one place and alike for every routine
 // (docs/options.md, "Which routine reads which option"). Every public routine that takes Options
 // calls validate_options first, before its early returns (empty inputs, alpha = 0) and before

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The check of the pivots a solve is given (exgetrs, exgetrs_batched): step j of exgetf2 swaps
 // row j with a row ipiv(j) in [j, n), so any other value did not come from exgetf2, and the row
 // swaps of the solve would read and write outside B. The check runs on the execution space, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A user's translation unit that calls nine routines once each on the most common view types,
 // with default options: the yardstick for what ExKokkos costs a user's build (docs/performance.md,
 // "Build time"). Compiled only on demand (target exkokkos_compile_time_user_file).
