@@ -19,8 +19,8 @@ die() { log "ERROR: $*"; exit 1; }
 trap 'die "unexpected failure (exit $?) at line $LINENO: $BASH_COMMAND"' ERR
 
 PACKAGES=(
-  # toolchain and build tools (dpkg-dev: apt-get source / dpkg-architecture; xz-utils: source tarballs)
-  g++ cmake make ninja-build pkg-config git ca-certificates dpkg-dev xz-utils
+  # toolchain and build tools (dpkg-dev: apt-get source / dpkg-architecture; xz-utils: source tarballs; curl: upstream Kokkos releases)
+  g++ cmake make ninja-build pkg-config git ca-certificates dpkg-dev xz-utils curl
   # unit tests and benchmarks
   libgtest-dev googletest libgmock-dev libbenchmark-dev
   # exact oracles (MPFR, GMP rationals)

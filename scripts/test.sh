@@ -14,6 +14,13 @@ start=$SECONDS
 # for them, so that a missing dependency fails the configure instead of leaving suites out.
 EXKOKKOS_CMAKE_ARGS="-DExKokkos_ENABLE_TESTS=ON -DExKokkos_ENABLE_PERF_TESTS=ON \
 -DExKokkos_ENABLE_EXAMPLES=ON ${EXKOKKOS_CMAKE_ARGS:-}" exkokkos_setup_and_build
-echo "[test.sh] set-up and build took $((SECONDS - start)) s; running ctest"
+echo "[test.sh] set-up and build took $((SECONDS - start)) s"
+# The same sources against Kokkos 4.6 (a cross-section of the suites; EXKOKKOS_SKIP_KOKKOS_RELEASE=1
+# leaves it out).
+if [ "${EXKOKKOS_SKIP_KOKKOS_RELEASE:-0}" != 1 ]; then
+  bash scripts/test_kokkos_release.sh
+  echo "[test.sh] Kokkos 4.6 build and tests done at $((SECONDS - start)) s"
+fi
+echo "[test.sh] running ctest against Kokkos 3.4.01"
 # ctest's summary is the last thing printed: CI reads it.
 ctest --test-dir "$EXKOKKOS_BUILD_DIR" --output-on-failure -j 2 ${EXKOKKOS_CTEST_ARGS:-}
