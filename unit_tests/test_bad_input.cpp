@@ -6,6 +6,7 @@
 // (docs/options.md): they give the default's bits. Options are checked before the early returns
 // (empty inputs, alpha = 0). Kokkos::Serial and the default host space, doubles, LayoutLeft.
 #include <ExKokkos.hpp>
+#include "ExKokkosTest_Refusals.hpp"
 #include "ExKokkosTest_Views.hpp"
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
@@ -33,34 +34,10 @@ using Scalar = Kokkos::View<double, Kokkos::HostSpace>;
 using Ints = Kokkos::View<int*, Kokkos::HostSpace>;
 using Ints2 = Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 using ExKokkos::Options;
+using ExKokkosTest::bytes_of;
+using ExKokkosTest::expect_refused;
 
-// The bytes of every view's span (all are contiguous host views here).
-template <class... Views>
-std::vector<unsigned char> bytes_of(const Views&... views) {
-  std::vector<unsigned char> out;
-  const auto add = [&out](const auto& v) {
-    const auto* p = reinterpret_cast<const unsigned char*>(v.data());
-    out.insert(out.end(), p, p + v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type));
-  };
-  (add(views), ...);
-  return out;
-}
 
-// `call` throws std::invalid_argument and leaves every view of `views` as it was.
-template <class... Views>
-void expect_refused(const std::string& what, const std::function<void()>& call,
-                    const Views&... views) {
-  const std::vector<unsigned char> before = bytes_of(views...);
-  bool refused = false;
-  try {
-    call();
-  } catch (const std::invalid_argument& e) {
-    refused = true;
-    EXPECT_NE(std::string(e.what()).find("ExKokkos::"), std::string::npos) << e.what();
-  }
-  EXPECT_TRUE(refused) << what << ": not refused with std::invalid_argument";
-  EXPECT_TRUE(before == bytes_of(views...)) << what << ": an argument was written";
-}
 
 template <class V>
 void fill(const V& v, double first) {

@@ -11,6 +11,8 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Refusals.hpp"
+
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
@@ -22,7 +24,9 @@
 
 namespace {
 
+using ExKokkosTest::bytes_of;
 using ExKokkosTest::describe;
+using ExKokkosTest::expect_refused;
 using ExKokkosTest::same_bits;
 using Host = Kokkos::DefaultHostExecutionSpace;
 
@@ -428,29 +432,7 @@ TEST(Level1More, ZeroCoefficientsDoNotReadTheirViews) {
   EXPECT_TRUE(same_bits(w(0), -4.5));
 }
 
-// The bytes of views (contiguous host views).
-template <class... Views>
-std::vector<unsigned char> bytes_of(const Views&... views) {
-  std::vector<unsigned char> out;
-  const auto add = [&out](const auto& v) {
-    const auto* p = reinterpret_cast<const unsigned char*>(v.data());
-    out.insert(out.end(), p, p + v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type));
-  };
-  (add(views), ...);
-  return out;
-}
 
-template <class Call, class... Views>
-void expect_refused(const std::string& what, const Call& call, const Views&... views) {
-  const std::vector<unsigned char> before = bytes_of(views...);
-  try {
-    call();
-    ADD_FAILURE() << what << ": not refused";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("ExKokkos::"), std::string::npos) << e.what();
-  }
-  EXPECT_TRUE(bytes_of(views...) == before) << what << ": a view was written";
-}
 
 template <class Space>
 void refusals() {
