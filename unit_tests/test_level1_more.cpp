@@ -11,6 +11,7 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_HostMatrix.hpp"
 #include "ExKokkosTest_Refusals.hpp"
 
 #include <gtest/gtest.h>
@@ -29,23 +30,9 @@ using ExKokkosTest::describe;
 using ExKokkosTest::expect_refused;
 using ExKokkosTest::same_bits;
 using Host = Kokkos::DefaultHostExecutionSpace;
-
-// A rank-2 host view in Layout; LayoutStride: the middle plane of a LayoutLeft 3 x rows x cols
-// array (rows 3 apart).
 template <class T, class Layout>
-struct Matrix {
-  using type = Kokkos::View<T**, Layout, Kokkos::HostSpace>;
-  static type make(std::size_t rows, std::size_t cols) { return type("M", rows, cols); }
-};
-template <class T>
-struct Matrix<T, Kokkos::LayoutStride> {
-  using type = Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace>;
-  static type make(std::size_t rows, std::size_t cols) {
-    Kokkos::View<T***, Kokkos::LayoutLeft, Kokkos::HostSpace> whole("whole", 3, rows, cols);
-    Kokkos::deep_copy(whole, T(12345));
-    return Kokkos::subview(whole, 1, Kokkos::ALL(), Kokkos::ALL());
-  }
-};
+using Matrix = ExKokkosTest::HostMatrix<T, Layout>;
+
 
 // A rank-1 host view of v in Layout (LayoutStride: every third element of a larger array).
 template <class Layout, class T>

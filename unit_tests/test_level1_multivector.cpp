@@ -13,6 +13,7 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_HostMatrix.hpp"
 #include "ExKokkosTest_Refusals.hpp"
 
 #include <gtest/gtest.h>
@@ -31,23 +32,9 @@ using ExKokkosTest::describe;
 using ExKokkosTest::expect_refused;
 using ExKokkosTest::same_bits;
 using Host = Kokkos::DefaultHostExecutionSpace;
-
-// A rows x cols matrix in Layout, in host memory; LayoutStride: the middle plane of a LayoutLeft
-// 3 x rows x cols array, so that rows are 3 apart and columns 3 rows apart.
 template <class T, class Layout>
-struct Matrix {
-  using type = Kokkos::View<T**, Layout, Kokkos::HostSpace>;
-  static type make(std::size_t rows, std::size_t cols) { return type("M", rows, cols); }
-};
-template <class T>
-struct Matrix<T, Kokkos::LayoutStride> {
-  using type = Kokkos::View<T**, Kokkos::LayoutStride, Kokkos::HostSpace>;
-  static type make(std::size_t rows, std::size_t cols) {
-    Kokkos::View<T***, Kokkos::LayoutLeft, Kokkos::HostSpace> whole("whole", 3, rows, cols);
-    Kokkos::deep_copy(whole, T(12345));  // the neighbours must not leak in
-    return Kokkos::subview(whole, 1, Kokkos::ALL(), Kokkos::ALL());
-  }
-};
+using Matrix = ExKokkosTest::HostMatrix<T, Layout>;
+
 
 // Column j's data: a different generator for every column.
 std::vector<double> column_data(std::size_t rows, std::size_t j, ExKokkosTest::Rng& rng) {
