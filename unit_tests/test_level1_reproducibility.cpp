@@ -191,7 +191,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, Level1Reproducibility,
                            return cases()[info.param].name;
                          });
 
-// The bits of the default calls, written to $EXKOKKOS_REPRO_OUT for the comparison across
+// The bits of the default calls (exsum, exasum, exdot, exnrm2, the multivector exdot,
+// exnrm2_squared, exnrminf, exiamax), written to $EXKOKKOS_REPRO_OUT for the comparison across
 // OpenMP thread counts that ctest runs after this binary (repro_compare_thread_counts).
 TEST(Level1ThreadCounts, DefaultCallsGiveTheOracleBits) {
   std::FILE* out = nullptr;
@@ -210,6 +211,32 @@ TEST(Level1ThreadCounts, DefaultCallsGiveTheOracleBits) {
     if (out)
       std::fprintf(out, "%s %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 "\n",
                    c.name.c_str(), bits(got[0]), bits(got[1]), bits(got[2]), bits(got[3]));
+    // The multivector form and the other reductions, default calls too: R = (x.y, y.x) from
+    // X = [x y], Y = [y x] (each column's exact dot product, the same value both ways), the sum of
+    // squares, the largest magnitude and its index.
+    using Memory = Kokkos::DefaultExecutionSpace::memory_space;
+    const std::size_t n = c.x.size();
+    Kokkos::View<double**, Kokkos::LayoutLeft, Memory> X("X", n, 2), Y("Y", n, 2);
+    Kokkos::View<double*, Memory> R("R", 2);
+    const auto hX = Kokkos::create_mirror_view(X), hY = Kokkos::create_mirror_view(Y);
+    for (std::size_t i = 0; i < n; ++i) {
+      hX(i, 0) = hY(i, 1) = c.x[i];
+      hX(i, 1) = hY(i, 0) = c.y[i];
+    }
+    Kokkos::deep_copy(X, hX);
+    Kokkos::deep_copy(Y, hY);
+    ExKokkos::exdot(R, X, Y);
+    const auto hR = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), R);
+    for (int j = 0; j < 2; ++j)
+      EXPECT_TRUE(same_bits(hR(j), expected[2]))
+          << c.name << " multivector column " << j << ": " << describe(hR(j)) << " vs "
+          << describe(expected[2]);
+    const double squares = ExKokkos::exnrm2_squared(x), largest = ExKokkos::exnrminf(x);
+    const auto index = static_cast<unsigned long long>(ExKokkos::exiamax(x));
+    if (out)
+      std::fprintf(out, "%s more %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64
+                        " %llu\n",
+                   c.name.c_str(), bits(hR(0)), bits(hR(1)), bits(squares), bits(largest), index);
   }
   if (out) std::fclose(out);
 }
