@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The team forms inside a user's kernel: many small problems, one per team, ExKokkos' team forms
 // beside KokkosBlas::Experimental's on the same data in the same process:
-//   ex_team_dot / KokkosBlas::team_dot: 2^14 dot products of 256 terms (columns of 256 x 2^14
-//     LayoutLeft matrices), data "uniform" (U[-1, 1): the certified compensated path) and "wide"
-//     (random signs, magnitudes 10^u with u ~ U[-300, 300]: the exact path);
+//   ex_team_dot / KokkosBlas::team_dot, ex_team_nrm2 / KokkosBlas::team_nrm2, ex_team_sum and
+//     ex_team_asum / an ordinary parallel_reduce over the team (KokkosBlas has no team sum or
+//     asum): 2^14 reductions of 256 terms (columns of 256 x 2^14 LayoutLeft matrices), data
+//     "uniform" (U[-1, 1): the certified compensated path) and "wide" (random signs, magnitudes
+//     10^u with u ~ U[-300, 300]: the exact path);
 //   ex_team_gemv / KokkosBlas::team_gemv: 2^10 products of 64 x 64 matrices with vectors,
 //     y = 1.5 op(A) x + 0.5 y, "N" and "T", uniform data.
 // Teams of Kokkos::AUTO threads. Prints the time ratios at the end. EXKOKKOS_TEAM_BLAS_SMALL=1 in
@@ -18,6 +20,7 @@
 
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
 #include <KokkosBlas1_team_dot.hpp>
+#include <KokkosBlas1_team_nrm2.hpp>
 #include <KokkosBlas2_team_gemv.hpp>
 #endif
 
@@ -44,24 +47,37 @@ int problem_count(int full) {
   return small != nullptr && std::string(small) == "1" ? full / 256 : full;
 }
 
-// r(j) = x(:, j) . y(:, j), one team per j.
-template <Impl Which>
-struct TeamDots {
+// r(j) = the reduction of column j (x(:, j) . y(:, j) for a dot product), one team per j.
+// KokkosBlas has team forms of dot and nrm2 only: sum and asum are set beside an ordinary
+// parallel_reduce over the team's threads, what a user would otherwise write.
+enum class Reduction { dot, nrm2, sum, asum };
+
+template <Impl Which, Reduction Op>
+struct TeamReductions {
   Matrix X, Y;
   Vec r;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int j = team.league_rank();
     const auto x = Kokkos::subview(X, Kokkos::ALL(), j);
     const auto y = Kokkos::subview(Y, Kokkos::ALL(), j);
-    double d;
+    double d = 0.0;
     if constexpr (Which == Impl::exkokkos) {
-      d = ExKokkos::Experimental::exdot(team, x, y);
+      if constexpr (Op == Reduction::dot) d = ExKokkos::Experimental::exdot(team, x, y);
+      if constexpr (Op == Reduction::nrm2) d = ExKokkos::Experimental::exnrm2(team, x);
+      if constexpr (Op == Reduction::sum) d = ExKokkos::Experimental::exsum(team, x);
+      if constexpr (Op == Reduction::asum) d = ExKokkos::Experimental::exasum(team, x);
     } else {
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
-      d = KokkosBlas::Experimental::dot(team, x, y);
-#else
-      d = 0.0;
+      if constexpr (Op == Reduction::dot) d = KokkosBlas::Experimental::dot(team, x, y);
+      if constexpr (Op == Reduction::nrm2) d = KokkosBlas::Experimental::nrm2(team, x);
 #endif
+      if constexpr (Op == Reduction::sum || Op == Reduction::asum)
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, int(x.extent(0))),
+            [&](const int i, double& acc) {
+              acc += Op == Reduction::sum ? x(i) : Kokkos::Experimental::fabs(x(i));
+            },
+            d);
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() { r(j) = d; });
   }
@@ -110,14 +126,14 @@ Matrix make_columns(const std::string& data, int len, int count, std::uint64_t s
   return m;
 }
 
-template <Impl Which>
+template <Impl Which, Reduction Op>
 void register_dots(const std::string& routine, const std::string& data, int len, int count) {
   const std::string name =
       routine + "/" + data + "/" + std::to_string(len) + "x" + std::to_string(count);
   benchmark::RegisterBenchmark(
       name.c_str(),
       [=](benchmark::State& state) {
-        const TeamDots<Which> f{make_columns(data, len, count, 1),
+        const TeamReductions<Which, Op> f{make_columns(data, len, count, 1),
                                 make_columns(data, len, count, 2), Vec("r", count)};
         for (auto _ : state) {
           Kokkos::parallel_for("team_dots", Policy(count, Kokkos::AUTO), f);
@@ -165,10 +181,17 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   const int dots = problem_count(1 << 14), gemvs = problem_count(1 << 10);
   for (const char* data : {"uniform", "wide"}) {
-    register_dots<Impl::exkokkos>("ex_team_dot", data, 256, dots);
+    register_dots<Impl::exkokkos, Reduction::dot>("ex_team_dot", data, 256, dots);
+    register_dots<Impl::exkokkos, Reduction::nrm2>("ex_team_nrm2", data, 256, dots);
+    register_dots<Impl::exkokkos, Reduction::sum>("ex_team_sum", data, 256, dots);
+    register_dots<Impl::exkokkos, Reduction::asum>("ex_team_asum", data, 256, dots);
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
-    register_dots<Impl::kokkosblas>("KokkosBlas::team_dot", data, 256, dots);
+    register_dots<Impl::kokkosblas, Reduction::dot>("KokkosBlas::team_dot", data, 256, dots);
+    register_dots<Impl::kokkosblas, Reduction::nrm2>("KokkosBlas::team_nrm2", data, 256, dots);
 #endif
+    register_dots<Impl::kokkosblas, Reduction::sum>("team_parallel_reduce_sum", data, 256, dots);
+    register_dots<Impl::kokkosblas, Reduction::asum>("team_parallel_reduce_asum", data, 256,
+                                                     dots);
   }
   for (char trans : {'N', 'T'}) {
     register_gemvs<Impl::exkokkos>("ex_team_gemv", trans, 64, gemvs);
@@ -177,7 +200,11 @@ int main(int argc, char** argv) {
 #endif
   }
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"ex_team_dot", "KokkosBlas::team_dot"}, {"ex_team_gemv", "KokkosBlas::team_gemv"}};
+      {"ex_team_dot", "KokkosBlas::team_dot"},
+      {"ex_team_nrm2", "KokkosBlas::team_nrm2"},
+      {"ex_team_sum", "team_parallel_reduce_sum"},
+      {"ex_team_asum", "team_parallel_reduce_asum"},
+      {"ex_team_gemv", "KokkosBlas::team_gemv"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
