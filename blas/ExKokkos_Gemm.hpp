@@ -43,33 +43,21 @@
 namespace ExKokkos {
 namespace Impl {
 
-// Calls f(std::integral_constant<bool, TransA>(), std::integral_constant<bool, TransB>()) with
-// the run-time transpositions made compile-time ones, so that each of the four pairs gets its own
-// operands' code (MatrixOperand<View, Transposed>).
-template <class F>
-decltype(auto) with_transpositions(bool trans_a, bool trans_b, F&& f) {
-  using Yes = std::true_type;
-  using No = std::false_type;
-  if (trans_a) return trans_b ? f(Yes(), Yes()) : f(Yes(), No());
-  return trans_b ? f(No(), Yes()) : f(No(), No());
-}
-
-template <bool TransA, bool TransB, class ExecSpace, class AView, class BView, class CView>
-void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
+// op(A) and op(B) are strided operands (blas/impl/ExKokkos_StridedOperand_impl.hpp): the four
+// transposition pairs and every layout share the instantiations; op(A)'s unit row stride is a
+// type for the exact schedules on the host only (the Ozaki path reads it once, to slice it).
+template <class ExecSpace, class Op, class CView>
+void exgemm_with(const ExecSpace& space, const Op& op_a, const Op& op_b,
                  typename CView::const_value_type alpha, typename CView::const_value_type beta,
                  const CView& C, const Options& options) {
   using T = typename CView::non_const_value_type;
-  using OpA = MatrixOperand<AView, TransA>;
-  using OpB = MatrixOperand<BView, TransB>;
-  const OpA op_a{A};
-  const OpB op_b{B};
   const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
   const std::int64_t k = op_a.inner();
   // The other schedules' configuration first: it validates every option, whichever path runs.
   Options other = options;
   if (other.schedule == Schedule::ozaki) other.schedule = Schedule::automatic;
-  const GemvConfig c = resolve_gemm_config(space, other, FlatRowsOperand<OpA>{op_a, m, n},
+  const GemvConfig c = resolve_gemm_config(space, other, FlatRowsOperand<Op>{op_a, m, n},
                                            std::is_same<T, double>::value);
   const bool forced = options.schedule == Schedule::ozaki;
   // automatic: execution spaces with a vendor slice GEMM (Kokkos Kernels on the host, cuBLAS on
@@ -87,8 +75,10 @@ void exgemm_with(const ExecSpace& space, const AView& A, const BView& B,
       return;
     }
   }
-  launch_gemm(space, c, op_a, op_b, C, alpha, beta, options.block_size,
-              std::integral_constant<bool, is_host_space<ExecSpace>()>());
+  with_unit_outputs<ExecSpace>(op_a, [&](const auto& a) {
+    launch_gemm(space, c, a, op_b, C, alpha, beta, options.block_size,
+                std::integral_constant<bool, is_host_space<ExecSpace>()>());
+  });
 }
 
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
@@ -106,9 +96,8 @@ void gemm_entry(const ExecSpace& space, bool trans_a, bool trans_b,
                          ScaleMatrixFunctor<CView>{C, beta, m});
     return;
   }
-  with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
-    exgemm_with<decltype(ta)::value, decltype(tb)::value>(space, A, B, alpha, beta, C, options);
-  });
+  exgemm_with(space, strided_operand(A, trans_a), strided_operand(B, trans_b), alpha, beta, C,
+              options);
 }
 
 // The Ozaki path alone, with a chosen slice GEMM, slices and column-block size of the slice
@@ -128,15 +117,13 @@ OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char t
   check_no_overlap(routine, "B", C, B);
   const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
-  return with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
-    const MatrixOperand<AView, decltype(ta)::value> op_a{A};
-    const MatrixOperand<BView, decltype(tb)::value> op_b{B};
-    auto scales = plan_ozaki(space, op_a, op_b, m, n);
-    choose_digits<ExecSpace>(scales, m, n, digits, OzakiCostModel::for_space<ExecSpace>());
-    if (scales.plan.feasible)
-      launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, which, block_bytes);
-    return scales.plan;
-  });
+  const auto op_a = strided_operand(A, trans_a);
+  const auto op_b = strided_operand(B, trans_b);
+  auto scales = plan_ozaki(space, op_a, op_b, m, n);
+  choose_digits<ExecSpace>(scales, m, n, digits, OzakiCostModel::for_space<ExecSpace>());
+  if (scales.plan.feasible)
+    launch_gemm_ozaki(space, scales, op_a, op_b, C, alpha, beta, which, block_bytes);
+  return scales.plan;
 }
 
 }  // namespace Impl
@@ -202,14 +189,12 @@ OzakiPlan exgemm_ozaki_plan(const ExecSpace& space, const char transA[], const c
   if (A.extent(trans_a ? 0 : 1) != B.extent(trans_b ? 1 : 0))
     throw std::invalid_argument(std::string(routine) +
                                 ": the inner extents of op(A) and op(B) differ");
-  return Impl::with_transpositions(trans_a, trans_b, [&](auto ta, auto tb) {
-    const Impl::MatrixOperand<AView, decltype(ta)::value> op_a{A};
-    const Impl::MatrixOperand<BView, decltype(tb)::value> op_b{B};
-    auto scales = Impl::plan_ozaki(space, op_a, op_b, m, n);
-    Impl::choose_digits<ExecSpace>(scales, m, n, digits,
-                                   Impl::OzakiCostModel::for_space<ExecSpace>());
-    return scales.plan;
-  });
+  const auto op_a = Impl::strided_operand(Impl::read_view<ExecSpace>(A), trans_a);
+  const auto op_b = Impl::strided_operand(Impl::read_view<ExecSpace>(B), trans_b);
+  auto scales = Impl::plan_ozaki(space, op_a, op_b, m, n);
+  Impl::choose_digits<ExecSpace>(scales, m, n, digits,
+                                 Impl::OzakiCostModel::for_space<ExecSpace>());
+  return scales.plan;
 }
 
 }  // namespace ExKokkos

@@ -24,26 +24,19 @@
 namespace ExKokkos {
 namespace Impl {
 
-template <bool Transposed, bool Reversed, class ExecSpace, class AView, class BView>
-int extrsv_with(const ExecSpace& space, const AView& A, const BView& b, bool unit,
-                const Options& options, const char* routine) {
-  const TriangleOperand<AView, Transposed, Reversed> tri{A, static_cast<std::int64_t>(A.extent(0))};
-  return solve_triangular(space, tri, b, unit, options, routine);
-}
-
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
 // arguments were checked. op(A) is lower triangular when A is lower and not transposed, or upper
-// and transposed; otherwise the substitution runs backwards (Reversed).
+// and transposed; otherwise the substitution runs backwards (reversed). The variant is a pair of
+// strides of the operand, not a type: the eight share the instantiations.
 template <class ExecSpace, class AView, class BView>
 int trsv_entry(const ExecSpace& space, bool lower, bool transposed, bool unit, const AView& A,
                const BView& b, const Options& options) {
-  const char* routine = "ExKokkos::extrsv";
-  const bool reversed = lower == transposed;
-  if (transposed)
-    return reversed ? extrsv_with<true, true>(space, A, b, unit, options, routine)
-                    : extrsv_with<true, false>(space, A, b, unit, options, routine);
-  return reversed ? extrsv_with<false, true>(space, A, b, unit, options, routine)
-                  : extrsv_with<false, false>(space, A, b, unit, options, routine);
+  const auto tri = triangle_operand(A, transposed, lower == transposed);
+  return with_unit_outputs<ExecSpace>(tri.op, [&](const auto& op) {
+    using Tri = TriangleOperand<std::decay_t<decltype(op)>>;
+    return solve_triangular(space, Tri{op, tri.n, tri.reversed}, b, unit, options,
+                            "ExKokkos::extrsv");
+  });
 }
 
 }  // namespace Impl

@@ -34,8 +34,9 @@ namespace Impl {
 // (Options are validated by the public routines: common/impl/ExKokkos_OptionChecks_impl.hpp.)
 template <class ExecSpace>
 int lu_expansion_size(const Options& o) {
-  return o.expansion_size > 0 ? compiled_expansion_size<ExecSpace>(o.expansion_size)
-                              : lu_default_expansion_size<ExecSpace>();
+  return o.expansion_size > 0
+             ? compiled_expansion_size<ExecSpace>(o.expansion_size, Kernels::matrix)
+             : lu_default_expansion_size<ExecSpace>();
 }
 
 // Threads per matrix. On the host one (a core walks whole rows and columns in vector lanes). On
@@ -101,23 +102,24 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
   const int m = static_cast<int>(A.extent(1)), n = static_cast<int>(A.extent(2));
   const int team_size = batched_lu_team_size<ExecSpace>(options, n);
   const LuStaging staging = lu_staging<ExecSpace, T>(options, m, n);
-  with_expansion_size<ExecSpace>(lu_expansion_size<ExecSpace>(options), [&](auto size) {
-    constexpr int N = decltype(size)::value;
-    if (staging.ld > 0) {
-      using F = BatchedGetf2Functor<N, true, ExecSpace, AView, PivView, InfoView>;
-      Kokkos::parallel_for("ExKokkos::exgetf2",
-                           BatchedLuPolicy<ExecSpace, true>(space, batch, team_size)
-                               .set_scratch_size(0, Kokkos::PerTeam(staging.bytes<T>(m))),
-                           F{A, ipiv, info, staging});
-    } else {
-      using F = BatchedGetf2Functor<N, false, ExecSpace, AView, PivView, InfoView>;
-      const std::size_t work = staging.trailing_update ? trailing_update_lu_bytes(m, n) : 0;
-      Kokkos::parallel_for("ExKokkos::exgetf2",
-                           BatchedLuPolicy<ExecSpace, false>(space, batch, team_size)
-                               .set_scratch_size(1, Kokkos::PerTeam(work)),
-                           F{A, ipiv, info, staging});
-    }
-  });
+  with_expansion_size<ExecSpace, Kernels::matrix>(
+      lu_expansion_size<ExecSpace>(options), [&](auto size) {
+        constexpr int N = decltype(size)::value;
+        if (staging.ld > 0) {
+          using F = BatchedGetf2Functor<N, true, ExecSpace, AView, PivView, InfoView>;
+          Kokkos::parallel_for("ExKokkos::exgetf2",
+                               BatchedLuPolicy<ExecSpace, true>(space, batch, team_size)
+                                   .set_scratch_size(0, Kokkos::PerTeam(staging.bytes<T>(m))),
+                               F{A, ipiv, info, staging});
+        } else {
+          using F = BatchedGetf2Functor<N, false, ExecSpace, AView, PivView, InfoView>;
+          const std::size_t work = staging.trailing_update ? trailing_update_lu_bytes(m, n) : 0;
+          Kokkos::parallel_for("ExKokkos::exgetf2",
+                               BatchedLuPolicy<ExecSpace, false>(space, batch, team_size)
+                                   .set_scratch_size(1, Kokkos::PerTeam(work)),
+                               F{A, ipiv, info, staging});
+        }
+      });
 }
 
 inline void check_pivots(const char* routine, std::size_t m, std::size_t n,

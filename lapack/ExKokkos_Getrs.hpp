@@ -261,15 +261,16 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
                           std::int64_t(LU.extent(1)));
   if (LU.extent(0) == 0) return;
   const int team_size = options.team_size > 0 ? options.team_size : 1;
-  Impl::with_expansion_size<ExecSpace>(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
-    using Steps = Kokkos::View<int*, typename ExecSpace::memory_space>;
-    using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, LUView, PivView, BView,
-                                        LUView, Steps>;
-    Kokkos::parallel_for(
-        "ExKokkos::exgetrs_batched",
-        Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(LU.extent(0)), team_size),
-        F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), transposed, 0});
-  });
+  Impl::with_expansion_size<ExecSpace, Impl::Kernels::matrix>(
+      Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
+        using Steps = Kokkos::View<int*, typename ExecSpace::memory_space>;
+        using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, LUView, PivView,
+                                            BView, LUView, Steps>;
+        Kokkos::parallel_for(
+            "ExKokkos::exgetrs_batched",
+            Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(LU.extent(0)), team_size),
+            F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), transposed, 0});
+      });
 }
 
 namespace Impl {
@@ -326,13 +327,15 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
   // Unsolved systems (info > 0) keep B: solve into a copy and take only the good ones.
   Kokkos::View<T**, Kokkos::LayoutRight, Mem> x(Kokkos::view_alloc(space, "x"), batch, n);
   Kokkos::deep_copy(space, x, B);
-  Impl::with_expansion_size<ExecSpace>(Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
-    using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, AView, PivView,
-                                        decltype(x), decltype(original), StepsView>;
-    Kokkos::parallel_for("ExKokkos::exgesv_batched",
-                         Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
-                         F{A, ipiv, x, original, b0, d, steps, false, options.refinement_steps});
-  });
+  Impl::with_expansion_size<ExecSpace, Impl::Kernels::matrix>(
+      Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
+        using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, AView, PivView,
+                                            decltype(x), decltype(original), StepsView>;
+        Kokkos::parallel_for(
+            "ExKokkos::exgesv_batched",
+            Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
+            F{A, ipiv, x, original, b0, d, steps, false, options.refinement_steps});
+      });
   Kokkos::parallel_for("ExKokkos::exgesv_batched::store",
                        Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
                        Impl::StoreSolvedFunctor<BView, decltype(x), InfoView>{B, x, info, n});

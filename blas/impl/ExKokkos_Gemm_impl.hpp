@@ -352,7 +352,7 @@ void launch_gemm_tiles(const ExecSpace& space, const GemvConfig& c, const OpA& o
   const std::int64_t tiles = tiles_m * ((n + shape.tile_n - 1) / shape.tile_n);
   Kokkos::View<std::int64_t*, Mem> spilled(Kokkos::view_alloc(space, "ExKokkos::exgemm spilled"),
                                            tiles + 1);
-  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto size) {
+  with_expansion_size<ExecSpace, Kernels::matrix>(c.launch.expansion_size, [&](auto size) {
     using F = GemmTilesFunctor<ExecSpace, OpA, OpB, CView, decltype(size)::value>;
     static_assert(F::per_thread == 4, "tile_shape above assumes 4 elements per thread");
     const int league = static_cast<int>(
@@ -411,7 +411,7 @@ void launch_gemm(const ExecSpace& space, const GemvConfig& c, const OpA& op_a, c
   const GemvFinish<FlatMatrixOutput<CView>> finish{FlatMatrixOutput<CView>{C, m}, alpha, beta};
   if constexpr (is_host_space<ExecSpace>()) {
     if (c.schedule == Schedule::output_lanes) {
-      with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto size) {
+      with_expansion_size<ExecSpace, Kernels::matrix>(c.launch.expansion_size, [&](auto size) {
         using F = GemmOutputLanesFunctor<OpA, OpB, CView, decltype(size)::value>;
         Kokkos::parallel_for("ExKokkos::exgemm",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, F::row_blocks(m) * n),

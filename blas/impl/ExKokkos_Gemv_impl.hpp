@@ -24,6 +24,7 @@
 #include "ExKokkos_CertifyOrExact_impl.hpp"
 #include "ExKokkos_LaneWalk_impl.hpp"
 #include "ExKokkos_ReductionRoutine_impl.hpp"
+#include "ExKokkos_StridedOperand_impl.hpp"
 
 #include <ExKokkos_CompensatedLanes.hpp>
 #include <ExKokkos_CompensatedScaledRounding.hpp>
@@ -58,6 +59,11 @@ template <class AView, bool Transposed>
 KOKKOS_INLINE_FUNCTION void prefetch_operand(const MatrixOperand<AView, Transposed>& op,
                                              std::int64_t i, std::int64_t k) {
   compat::prefetch(Transposed ? &op.A(k, i) : &op.A(i, k));
+}
+template <class T, bool UnitOutputs>
+KOKKOS_INLINE_FUNCTION void prefetch_operand(const StridedOperand<T, UnitOutputs>& op,
+                                             std::int64_t i, std::int64_t k) {
+  compat::prefetch(op.address(i, k));
 }
 
 // The second factor of term k of output i: x(k) for gemv, where every output shares x. exgemm's
@@ -532,7 +538,8 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
   // Each term deposits at most 2 errors plus a flushed expansion; the per-output team
   // accumulator must stay within its headroom (see TeamAccumulator).
   GemvConfig c;
-  c.launch = resolve_reduction_config(space, opt, k_count, is_double ? 2 : 1, routine);
+  c.launch =
+      resolve_reduction_config(space, opt, k_count, is_double ? 2 : 1, routine, Kernels::matrix);
   const std::int64_t per_output = k_count * (2 + c.launch.expansion_size) +
                                   std::int64_t(c.launch.team_size) * c.launch.expansion_size;
   check_option(per_output < std::int64_t(AccumulatorFormat::deposit_capacity), routine,
@@ -573,7 +580,7 @@ template <class ExecSpace, class Op, class XView, class Finish>
 void launch_output_lanes(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
                          const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
-  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace, Kernels::matrix>(c.launch.expansion_size, [&](auto n) {
     using F = OutputLanesFunctor<Op, XView, Finish, decltype(n)::value>;
     const std::int64_t blocks = (m + F::W - 1) / F::W;
     Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
@@ -585,7 +592,7 @@ template <class ExecSpace, class Op, class XView, class Finish>
 void launch_inner_lanes(const ExecSpace& space, const GemvConfig& c, const Op& op, const XView& x,
                         const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
-  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace, Kernels::matrix>(c.launch.expansion_size, [&](auto n) {
     using F = InnerLanesFunctor<Op, XView, Finish, decltype(n)::value>;
     Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
                          F{op, x, finish, k_count});
@@ -596,7 +603,7 @@ template <class ExecSpace, class Op, class XView, class Finish>
 void launch_team_per_output(const ExecSpace& space, const GemvConfig& c, const Op& op,
                             const XView& x, const Finish& finish) {
   const std::int64_t m = op.outputs(), k_count = op.inner();
-  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace, Kernels::matrix>(c.launch.expansion_size, [&](auto n) {
     constexpr int N = decltype(n)::value;
     auto launch = [&](auto early_exit) {
       using F = TeamPerOutputFunctor<ExecSpace, Op, XView, Finish, N, decltype(early_exit)::value>;
@@ -616,7 +623,7 @@ void launch_output_block(const ExecSpace& space, const GemvConfig& c, const Op& 
   const int t = c.launch.team_size;
   const bool outputs_fast = !op.inner_contiguous();
   const int outputs = c.outputs_per_team;
-  with_expansion_size<ExecSpace>(c.launch.expansion_size, [&](auto n) {
+  with_expansion_size<ExecSpace, Kernels::matrix>(c.launch.expansion_size, [&](auto n) {
     constexpr int N = decltype(n)::value;
     auto launch = [&](auto early_exit) {
       using F = OutputBlockFunctor<ExecSpace, Op, XView, Finish, N, decltype(early_exit)::value>;

@@ -209,7 +209,8 @@ TrsvPlan plan_trsv(const ExecSpace& space, const Options& options, std::int64_t 
     plan.diagonal = certifies ? DiagonalSolve::certified_rows : DiagonalSolve::team;
   else if (s == Schedule::team_per_output)
     plan.diagonal = DiagonalSolve::team;
-  plan.launch = resolve_reduction_config(space, options, block < n ? block : n, 2, routine);
+  plan.launch =
+      resolve_reduction_config(space, options, block < n ? block : n, 2, routine, Kernels::matrix);
   if (plan.diagonal != DiagonalSolve::one_thread) {
     // (teams above 256 threads on devices: resolve_reduction_config refuses them)
     const LaunchConfig& c = plan.launch;
@@ -256,7 +257,7 @@ void launch_team_diagonal_block(const ExecSpace& space, const LaunchConfig& c, c
                                 const BView& b, const TrsvWorkspace<ExecSpace>& ws, std::int64_t p,
                                 std::int64_t rows, bool unit) {
   using Workspace = TrsvWorkspace<ExecSpace>;
-  with_expansion_size<ExecSpace>(c.expansion_size, [&](auto size) {
+  with_expansion_size<ExecSpace, Kernels::matrix>(c.expansion_size, [&](auto size) {
     constexpr int N = decltype(size)::value;
     auto launch = [&](auto early_exit) {
       using F = TeamDiagonalBlockFunctor<ExecSpace, Tri, BView, Workspace, N,
@@ -337,7 +338,7 @@ void launch_diagonal_block(const ExecSpace& space, const TrsvPlan& plan, const T
                            std::int64_t rows, bool unit) {
   if constexpr (is_host_space<ExecSpace>()) {  // the one-thread solve is a host loop
     if (plan.diagonal == DiagonalSolve::one_thread) {
-      with_expansion_size<ExecSpace>(plan.launch.expansion_size, [&](auto size) {
+      with_expansion_size<ExecSpace, Kernels::matrix>(plan.launch.expansion_size, [&](auto size) {
         using F = DiagonalBlockFunctor<Tri, BView, TrsvWorkspace<ExecSpace>, decltype(size)::value>;
         Kokkos::parallel_for("ExKokkos::extrsv::diagonal_block",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, 1),

@@ -26,14 +26,20 @@ namespace Impl {
 // The expansion sizes and early-exit settings compiled for an execution space. Every one gives
 // the same bits (the sums are exact, and the one rounding of an exact sum does not depend on how
 // it was split between expansion and accumulator), so a build compiles only those its backends'
-// defaults use: on the host 2 and 3 slots (sums, dot products) without early exit; on devices 4
-// and 8 slots (matrix routines, level-1 reductions) with it. EXKOKKOS_ALL_EXPANSION_SIZES
-// (common/ExKokkos_config.hpp, CMake's ExKokkos_ENABLE_ALL_EXPANSION_SIZES, or -D for a program
-// whose every translation unit sees the same value) compiles 2, 3, 4, 6 and 8 with and without
-// early exit everywhere, for the tests that compare their bits.
+// defaults use, per kind of kernel: the level-1 reductions 2 and 3 slots on the host (sums, dot
+// products), 4 and 8 on devices; the matrix routines (exgemv, exgemm, extrsv, the LU routines)
+// only their default, 3 slots on the host and 4 on devices, each of their kernels being several
+// times a reduction's code. Early exit: off on the host, on on devices.
+// EXKOKKOS_ALL_EXPANSION_SIZES (common/ExKokkos_config.hpp, CMake's
+// ExKokkos_ENABLE_ALL_EXPANSION_SIZES, or -D for a program whose every translation unit sees the
+// same value) compiles 2, 3, 4, 6 and 8 with and without early exit everywhere, for the tests that
+// compare their bits.
+enum class Kernels { level1, matrix };
+
 template <class ExecSpace>
-constexpr bool compiles_expansion_size(int n) {
+constexpr bool compiles_expansion_size(int n, Kernels kind = Kernels::level1) {
   if (EXKOKKOS_ALL_EXPANSION_SIZES) return n == 2 || n == 3 || n == 4 || n == 6 || n == 8;
+  if (kind == Kernels::matrix) return n == (is_host_space<ExecSpace>() ? 3 : 4);
   return is_host_space<ExecSpace>() ? n == 2 || n == 3 : n == 4 || n == 8;
 }
 
@@ -45,10 +51,10 @@ constexpr bool compiles_early_exit(bool early_exit) {
 // A valid size this build does not compile becomes the nearest compiled one (the larger of two
 // as near): the same bits, as above. Resolved before any headroom is computed from it.
 template <class ExecSpace>
-constexpr int compiled_expansion_size(int n) {
+constexpr int compiled_expansion_size(int n, Kernels kind = Kernels::level1) {
   for (int d = 0; d < 8; ++d) {
-    if (compiles_expansion_size<ExecSpace>(n + d)) return n + d;
-    if (compiles_expansion_size<ExecSpace>(n - d)) return n - d;
+    if (compiles_expansion_size<ExecSpace>(n + d, kind)) return n + d;
+    if (compiles_expansion_size<ExecSpace>(n - d, kind)) return n - d;
   }
   return n;
 }
@@ -59,18 +65,19 @@ constexpr bool compiled_early_exit(bool early_exit) {
 }
 
 // Calls f(std::integral_constant<int, N>()) for the expansion size n, one of those compiled for
-// ExecSpace (compiled_expansion_size).
-template <class ExecSpace, class F>
+// ExecSpace and this kind of kernel (compiled_expansion_size, which the configuration that gave
+// n applied with the same kind).
+template <class ExecSpace, Kernels Kind = Kernels::level1, class F>
 void with_expansion_size(int n, const F& f) {
-  if constexpr (compiles_expansion_size<ExecSpace>(2))
+  if constexpr (compiles_expansion_size<ExecSpace>(2, Kind))
     if (n == 2) return f(std::integral_constant<int, 2>());
-  if constexpr (compiles_expansion_size<ExecSpace>(3))
+  if constexpr (compiles_expansion_size<ExecSpace>(3, Kind))
     if (n == 3) return f(std::integral_constant<int, 3>());
-  if constexpr (compiles_expansion_size<ExecSpace>(4))
+  if constexpr (compiles_expansion_size<ExecSpace>(4, Kind))
     if (n == 4) return f(std::integral_constant<int, 4>());
-  if constexpr (compiles_expansion_size<ExecSpace>(6))
+  if constexpr (compiles_expansion_size<ExecSpace>(6, Kind))
     if (n == 6) return f(std::integral_constant<int, 6>());
-  return f(std::integral_constant<int, compiled_expansion_size<ExecSpace>(8)>());
+  return f(std::integral_constant<int, compiled_expansion_size<ExecSpace>(8, Kind)>());
 }
 
 // Calls f(std::integral_constant<bool, E>()) for the early-exit setting e, one of those compiled
@@ -107,7 +114,8 @@ struct LaunchConfig {
 // (common/impl/ExKokkos_OptionChecks_impl.hpp); what is checked here depends on n as well.
 template <class ExecSpace>
 LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt, std::int64_t n,
-                                      int deposits_per_element, const char* routine) {
+                                      int deposits_per_element, const char* routine,
+                                      Kernels kind = Kernels::level1) {
   LaunchConfig c;
   const bool host = is_host_space<ExecSpace>();
   const int concurrency = compat::concurrency(space);
@@ -115,7 +123,7 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   // to the accumulator), dot products need a third slot for the TwoProd errors.
   const int host_default = deposits_per_element > 1 ? 3 : 2;
   c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
-  c.expansion_size = compiled_expansion_size<ExecSpace>(c.expansion_size);
+  c.expansion_size = compiled_expansion_size<ExecSpace>(c.expansion_size, kind);
   c.early_exit = compiled_early_exit<ExecSpace>(opt.early_exit < 0 ? !host : opt.early_exit != 0);
   // Host: one thread per team, several teams per core for balance. GPU: large teams sharing
   // several interleaved accumulators in scratch memory.

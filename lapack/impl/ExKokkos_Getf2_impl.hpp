@@ -188,7 +188,7 @@ KOKKOS_INLINE_FUNCTION void lu_update_range_in_lanes(const AView& A, int fixed, 
 // to one this build compiles. Every size gives the same bits (ExKokkos_Tuning_impl.hpp).
 template <class ExecSpace>
 constexpr int lu_default_expansion_size() {
-  return compiled_expansion_size<ExecSpace>(is_host_space<ExecSpace>() ? 3 : 4);
+  return compiled_expansion_size<ExecSpace>(is_host_space<ExecSpace>() ? 3 : 4, Kernels::matrix);
 }
 
 // A team of one thread, the calling one: what the serial forms (SerialGetf2) hand to team_getf2,

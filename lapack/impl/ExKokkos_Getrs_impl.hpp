@@ -27,23 +27,18 @@ KOKKOS_INLINE_FUNCTION void apply_row_swaps(const BView& b, const PivView& ipiv,
   }
 }
 
-// The whole substitution with op(A) on one thread (blas' serial_substitution on A's triangle).
-template <int N, bool Transposed, bool Reversed, class AView, class BView>
-KOKKOS_INLINE_FUNCTION void serial_triangular_solve(const AView& A, const BView& b, bool unit) {
-  using Tri = TriangleOperand<AView, Transposed, Reversed>;
-  serial_substitution<N>(Tri{A, static_cast<std::int64_t>(A.extent(0))}, b, unit);
-}
-
+// The whole solve with the LU factors on one thread: the row swaps, then blas' serial_substitution
+// (blas/impl/ExKokkos_Trsv_impl.hpp) on each triangle.
 template <int N, class AView, class PivView, class BView>
 KOKKOS_INLINE_FUNCTION void serial_getrs(bool transposed, const AView& LU, const PivView& ipiv,
                                          const BView& b) {
   if (!transposed) {
     apply_row_swaps(b, ipiv, false);
-    serial_triangular_solve<N, false, false>(LU, b, true);  // L, unit diagonal, forward
-    serial_triangular_solve<N, false, true>(LU, b, false);  // U, backward
+    serial_substitution<N>(triangle_operand(LU, false, false), b, true);  // L, unit, forward
+    serial_substitution<N>(triangle_operand(LU, false, true), b, false);  // U, backward
   } else {
-    serial_triangular_solve<N, true, false>(LU, b, false);  // U^T, lower: forward
-    serial_triangular_solve<N, true, true>(LU, b, true);    // L^T, upper, unit: backward
+    serial_substitution<N>(triangle_operand(LU, true, false), b, false);  // U^T, lower: forward
+    serial_substitution<N>(triangle_operand(LU, true, true), b, true);    // L^T, unit: backward
     apply_row_swaps(b, ipiv, true);
   }
 }
