@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-2 benchmarks: exgemv beside KokkosBlas::gemv (OpenBLAS here) for "N" and "T" on square,
-// tall and wide matrices, and extrsv (lower, "N", non-unit) beside KokkosBlas::trsm with one
-// right-hand side and a plain Kokkos substitution. Prints the time ratios at the end
+// tall and wide matrices, and extrsv (lower, non-unit; "N", and "T", which walks the triangle
+// backwards along its contiguous columns) beside KokkosBlas::trsm with one right-hand side and a
+// plain Kokkos substitution ("N"). Prints the time ratios at the end
 // (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
@@ -86,9 +87,10 @@ TrsvProblem make_trsv(std::size_t n) {
   return p;
 }
 
-void register_trsv(const std::string& routine, std::size_t n,
+// variant: "L" (lower, "N") or "LT" (lower, "T").
+void register_trsv(const std::string& routine, const std::string& variant, std::size_t n,
                    std::function<void(TrsvProblem&)> body) {
-  const std::string name = routine + "/L/" + std::to_string(n);
+  const std::string name = routine + "/" + variant + "/" + std::to_string(n);
   benchmark::RegisterBenchmark(
       name.c_str(),
       [=](benchmark::State& state) {
@@ -126,15 +128,18 @@ int main(int argc, char** argv) {
 #endif
     }
   for (std::size_t n : {1024, 4096}) {
-    register_trsv("extrsv", n,
+    register_trsv("extrsv", "L", n,
                   [](TrsvProblem& p) { ExKokkos::extrsv(Space(), "L", "N", "N", p.T, p.b); });
+    register_trsv("extrsv", "LT", n,
+                  [](TrsvProblem& p) { ExKokkos::extrsv(Space(), "L", "T", "N", p.T, p.b); });
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
-    register_trsv("KokkosBlas::trsm", n, [](TrsvProblem& p) {
-      const Kokkos::View<double**, Kokkos::LayoutLeft, Mem> B(p.b.data(), p.b.extent(0), 1);
-      KokkosBlas::trsm("L", "L", "N", "N", 1.0, p.T, B);
-    });
+    for (const char* trans : {"N", "T"})
+      register_trsv("KokkosBlas::trsm", trans[0] == 'N' ? "L" : "LT", n, [=](TrsvProblem& p) {
+        const Kokkos::View<double**, Kokkos::LayoutLeft, Mem> B(p.b.data(), p.b.extent(0), 1);
+        KokkosBlas::trsm("L", "L", trans, "N", 1.0, p.T, B);
+      });
 #endif
-    register_trsv("plain_substitution", n, [](TrsvProblem& p) {
+    register_trsv("plain_substitution", "L", n, [](TrsvProblem& p) {
       const Matrix T = p.T;
       const Vec b = p.b;
       Kokkos::parallel_for(
