@@ -40,6 +40,17 @@ void check_gemv_extents(const char* routine, bool transposed, const AView& A, co
   }
 }
 
+template <bool Transposed, class ExecSpace, class AView, class XView, class YView>
+void exgemv_with(const ExecSpace& space, const AView& A, const XView& x,
+                 const GemvFinish<YView>& finish, const Options& options) {
+  using T = typename YView::non_const_value_type;
+  using Op = MatrixOperand<AView, Transposed>;
+  const Op op{A};
+  const GemvConfig c =
+      resolve_gemv_config(space, options, op, std::is_same<T, double>::value, "ExKokkos::exgemv");
+  launch_gemv(space, c, op, x, finish, std::integral_constant<bool, is_host_space<ExecSpace>()>());
+}
+
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
 // arguments were checked.
 template <class ExecSpace, class AView, class XView, class YView>
@@ -52,16 +63,11 @@ void gemv_entry(const ExecSpace& space, bool transposed, typename YView::const_v
     ExKokkos::exscal(space, y, beta, y);
     return;
   }
-  // op(A) as a strided operand (blas/impl/ExKokkos_StridedOperand_impl.hpp): "N" and "T" and
-  // the layouts share the kernels, one set per unit stride.
   const GemvFinish<YView> finish{y, alpha, beta};
-  using Layout = typename AView::array_layout;
-  with_unit_stride<Layout>(strided_operand(A, transposed), [&](const auto& op) {
-    const GemvConfig c =
-        resolve_gemv_config(space, options, op, std::is_same<T, double>::value, "ExKokkos::exgemv");
-    launch_gemv(space, c, op, x, finish,
-                std::integral_constant<bool, is_host_space<ExecSpace>()>());
-  });
+  if (transposed)
+    exgemv_with<true>(space, A, x, finish, options);
+  else
+    exgemv_with<false>(space, A, x, finish, options);
 }
 
 }  // namespace Impl

@@ -60,9 +60,9 @@ KOKKOS_INLINE_FUNCTION void prefetch_operand(const MatrixOperand<AView, Transpos
                                              std::int64_t i, std::int64_t k) {
   compat::prefetch(Transposed ? &op.A(k, i) : &op.A(i, k));
 }
-template <class T, UnitStride Unit>
-KOKKOS_INLINE_FUNCTION void prefetch_operand(const StridedOperand<T, Unit>& op, std::int64_t i,
-                                             std::int64_t k) {
+template <class T, bool UnitOutputs>
+KOKKOS_INLINE_FUNCTION void prefetch_operand(const StridedOperand<T, UnitOutputs>& op,
+                                             std::int64_t i, std::int64_t k) {
   compat::prefetch(op.address(i, k));
 }
 

@@ -6,13 +6,11 @@
 // Every element is read from the address the view itself gives it, so the values, and the bits,
 // are the view's.
 //
-// A unit stride can also be a type (UnitStride): exgemv's output_lanes schedule reads W
-// consecutive outputs of one column at a time, inner_lanes W consecutive terms of one output;
-// with the stride known to be 1 that slice is one contiguous vector load, with a run-time stride a
-// gather (about a tenth slower extrsv on the CPU). The entry points make that one test:
-// with_unit_outputs (exgemm, extrsv: the host only; devices, whose threads load one element
-// each, keep a single instantiation) or with_unit_stride (exgemv, every backend, as when its
-// layouts were types).
+// One stride is also a type: UnitOutputs says output_stride is 1. exgemv's output_lanes schedule
+// reads W consecutive outputs of one column at a time; with a stride known to be 1 that slice is
+// one contiguous vector load, with a run-time stride a gather (about a tenth slower extrsv on the
+// CPU). The host entry points make that one test (with_unit_outputs); devices, whose threads
+// load one element each, keep a single instantiation.
 #ifndef EXKOKKOS_STRIDEDOPERAND_IMPL_HPP
 #define EXKOKKOS_STRIDEDOPERAND_IMPL_HPP
 
@@ -21,21 +19,17 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <type_traits>
 
 namespace ExKokkos {
 namespace Impl {
 
-enum class UnitStride { none, outputs, inner };
-
-template <class T, UnitStride Unit = UnitStride::none>
+template <class T, bool UnitOutputs = false>
 struct StridedOperand {
   const T* origin;
   std::int64_t output_stride, inner_stride;
   std::int64_t output_count, inner_count;
   KOKKOS_INLINE_FUNCTION std::int64_t offset(std::int64_t i, std::int64_t k) const {
-    return (Unit == UnitStride::outputs ? i : i * output_stride) +
-           (Unit == UnitStride::inner ? k : k * inner_stride);
+    return (UnitOutputs ? i : i * output_stride) + k * inner_stride;
   }
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i, std::int64_t k) const {
     return origin[offset(i, k)];
@@ -68,25 +62,10 @@ template <class ExecSpace, class T, class F>
 decltype(auto) with_unit_outputs(const StridedOperand<T>& op, F&& f) {
   if constexpr (is_host_space<ExecSpace>()) {
     if (op.output_stride == 1)
-      return f(StridedOperand<T, UnitStride::outputs>{op.origin, 1, op.inner_stride,
-                                                      op.output_count, op.inner_count});
+      return f(
+          StridedOperand<T, true>{op.origin, 1, op.inner_stride, op.output_count, op.inner_count});
   }
   return f(op);
-}
-
-// f(op) with a unit stride between outputs, else between terms, made a constant, on every
-// backend. A LayoutLeft or LayoutRight matrix always has one (its canonical view keeps the layout:
-// common/impl/ExKokkos_CanonicalViews_impl.hpp), so only LayoutStride compiles the third case,
-// neither stride 1.
-template <class Layout, class T, class F>
-decltype(auto) with_unit_stride(const StridedOperand<T>& op, F&& f) {
-  if (op.output_stride == 1)
-    return f(StridedOperand<T, UnitStride::outputs>{op.origin, 1, op.inner_stride, op.output_count,
-                                                    op.inner_count});
-  if constexpr (std::is_same<Layout, Kokkos::LayoutStride>::value)
-    if (op.inner_stride != 1) return f(op);
-  return f(StridedOperand<T, UnitStride::inner>{op.origin, op.output_stride, 1, op.output_count,
-                                                op.inner_count});
 }
 
 }  // namespace Impl
