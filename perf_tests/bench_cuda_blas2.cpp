@@ -118,7 +118,8 @@ void register_level2(int n) {
       "extrsv_LN" + suffix, restore, [in] { ExKokkos::extrsv(Space(), "L", "N", "N", in.L, in.b); },
       matrix_bytes / 2);
   // extrsv's other settings: teams of 128 threads for the certified rows (blocks of 512 rows
-  // instead of 1024), and the exact team solve of each row (at 4096 only: it took 200 ms at 16384).
+  // instead of 1024), and the exact team solve of each row (at 4096 only: at 16384 it would
+  // dominate the run).
   {
     ExKokkos::Options o;
     o.team_size = 128;

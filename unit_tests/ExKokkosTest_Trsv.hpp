@@ -2,9 +2,9 @@
 // Shared by the extrsv suites (test_level2_trsv*.cpp, one executable): the eight variants, the
 // definition evaluated with the MPFR oracle, random triangles whose unread triangle holds NaN, a
 // solve through ExKokkos::extrsv in a given layout, and the team/certified diagonal-block check.
-// The suite is split over several files because each (scalar, layout) that a file solves in
-// instantiates all of extrsv's device kernels, and nvcc's device front end (cicc) took about
-// 40 minutes of CPU (25 of wall, on the H100 machine) for the one file that solved in four.
+// The suite is split over several files, by value type and layout, so that they compile side by
+// side: each instantiates extrsv's kernels for every expansion size, which is long under nvcc's
+// device front end.
 #ifndef EXKOKKOSTEST_TRSV_HPP
 #define EXKOKKOSTEST_TRSV_HPP
 

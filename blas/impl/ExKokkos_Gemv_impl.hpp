@@ -141,8 +141,8 @@ struct GemvFinish {
 // the number of terms and refuses beyond 2^20 error terms (two per product, and the lanes' fold).
 constexpr std::int64_t compensated_max_inner = std::int64_t(1) << 18;
 // output_lanes tries only up to 2^14 terms: with few blocks of very long outputs (256 x 65536
-// "N": 8 blocks of 32 outputs) the try made exgemv slower, for reasons not understood, while
-// shorter outputs gain about 2x (figures: docs/performance.md).
+// "N": 8 blocks of 32 outputs) the try does not pay, while shorter outputs gain from it (figures:
+// docs/performance.md, "Tuning measurements").
 constexpr std::int64_t output_lanes_compensated_max_inner = std::int64_t(1) << 14;
 
 template <class Op, class XView, class Finish, int N>

@@ -8,9 +8,9 @@
 //
 // One stride is also a type: UnitOutputs says output_stride is 1. exgemv's output_lanes schedule
 // reads W consecutive outputs of one column at a time; with a stride known to be 1 that slice is
-// one contiguous vector load, with a run-time stride a gather (about a tenth slower extrsv on the
-// CPU). The host entry points make that one test (with_unit_outputs); devices, whose threads
-// load one element each, keep a single instantiation.
+// one contiguous vector load, with a run-time stride a gather (docs/performance.md, "Before and
+// after the strided operands"). The host entry points make that one test (with_unit_outputs);
+// devices, whose threads load one element each, keep a single instantiation.
 #ifndef EXKOKKOS_STRIDEDOPERAND_IMPL_HPP
 #define EXKOKKOS_STRIDEDOPERAND_IMPL_HPP
 
