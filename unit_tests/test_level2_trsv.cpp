@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // extrsv: every x_q = RN(RN(b_q - sum_r T(q, r) x_r) / T(q, q)) with the sum exact, checked bit
 // for bit against that definition computed with the MPFR oracle, for all eight variants, unit and
-// non-unit diagonals, every layout (two of them in their own files), block size and host schedule;
+// non-unit diagonals, every layout, block size and host schedule;
 // the triangle that must not be read holds NaN. Then accuracy: forward error against the MPFR
 // solution on random and ill-conditioned (Louvet-style) systems beside an ordinary double
 // substitution, and the rate at which refinement reaches the correctly rounded solution as the
@@ -28,10 +28,19 @@ using ExKokkosTest::expect_bits;
 using ExKokkosTest::Rng;
 using ExKokkosTest::same_bits;
 
-// Every variant in LayoutLeft here; LayoutRight and LayoutStride in
-// test_level2_trsv_layout_right.cpp and test_level2_trsv_layout_stride.cpp (the same data).
+// Every variant in each layout, on the same data. The layouts share one translation unit: each
+// becomes the same strided operand (blas/impl/ExKokkos_StridedOperand_impl.hpp), so a second file
+// would compile the same kernels again.
 TEST(Trsv, AllVariantsMatchTheDefinitionBitForBit) {
   expect_all_variants_match_definition<Kokkos::LayoutLeft>(1);
+}
+
+TEST(Trsv, AllVariantsMatchTheDefinitionInLayoutRight) {
+  expect_all_variants_match_definition<Kokkos::LayoutRight>(1);
+}
+
+TEST(Trsv, AllVariantsMatchTheDefinitionInLayoutStride) {
+  expect_all_variants_match_definition<Kokkos::LayoutStride>(1);
 }
 
 TEST(Trsv, EveryBlockSizeAndScheduleGivesTheSameBits) {
@@ -98,16 +107,17 @@ TEST(Trsv, ForwardErrorNeverWorseThanOrdinaryDouble) {
   }
 }
 
-// The ExTRSV paper's refinement claim (its Alg. 6), measured: the fraction of components equal to the correctly rounded exact
-// solution after at most three refinement steps, by condition number, against a floor for each.
-// Up to a target of 1e12 every component must be reached (the goal). Beyond, the generator's
-// systems saturate (their Skeel condition stays about 1e16 to 1e18 whatever the target, see
-// ForwardErrorNeverWorseThanOrdinaryDouble) and three steps reach most components: with these
-// seeds all of them at 1e15 and 81 to 96.5% from 1e20 on. The floors sit below by a margin for
-// other draws of the same generator (another standard library's distributions): 95% at 1e15, and
-// 70% beyond, about half a system's components under the lowest share (a row holds five systems of
-// 40 components, and the components of one system are reached or missed together). A refinement
-// that gains nothing (the "no refinement" column, about 4% beyond 1e12) fails every one of them.
+// The ExTRSV paper's refinement claim (its Alg. 6), measured: the fraction of components equal to
+// the correctly rounded exact solution after at most three refinement steps, by condition number,
+// against a floor for each. Up to a target of 1e12 every component must be reached (the goal).
+// Beyond, the generator's systems saturate (their Skeel condition stays about 1e16 to 1e18 whatever
+// the target, see ForwardErrorNeverWorseThanOrdinaryDouble) and three steps reach most components:
+// with these seeds all of them at 1e15 and 81 to 96.5% from 1e20 on. The floors sit below by a
+// margin for other draws of the same generator (another standard library's distributions): 95% at
+// 1e15, and 70% beyond, about half a system's components under the lowest share (a row holds five
+// systems of 40 components, and the components of one system are reached or missed together). A
+// refinement that gains nothing (the "no refinement" column, about 4% beyond 1e12) fails every one
+// of them.
 TEST(Trsv, RefinementReachesTheCorrectlyRoundedSolution) {
   Rng rng(5);
   const Variant lower{'L', 'N', 'N'};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // extrsv in float: every variant against the definition evaluated with the MPFR oracle, and the
 // diagonal-block schedules against the default solve bit for bit. A file of its own because float
-// instantiates all of extrsv's device kernels (ExKokkosTest_Trsv.hpp says why that matters).
+// instantiates all of extrsv's kernels again (ExKokkosTest_Trsv.hpp says why that matters).
 #include "ExKokkosTest_Trsv.hpp"
 
 #include <gtest/gtest.h>
