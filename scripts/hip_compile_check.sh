@@ -201,10 +201,11 @@ log "check: ${#OBJS[@]} test objects with $GFX code, $with_kernels of them with 
 
 # --quick: every unit test source through the host and the device front end, with its own compile
 # command (-fsyntax-only instead of -c: clang parses and instantiates for x86_64 and for the GPU,
-# and reports what device code may not do, but generates no code).
+# and reports what device code may not do, but generates no code). A unity build's source (.cxx,
+# generated in the build tree) stands for the test sources it includes.
 if ((QUICK)); then
   t0=$SECONDS
-  mapfile -t CMDS < <(cd "$BUILD" && ninja -t commands all | grep -E -- ' -c [^ ]*/unit_tests/[^ ]*\.cpp$' | sort -u)
+  mapfile -t CMDS < <(cd "$BUILD" && ninja -t commands all | grep -E -- ' -c [^ ]*/unit_tests/[^ ]*\.(cpp|cxx)$' | sort -u)
   ((${#CMDS[@]})) || die "no unit test compile commands found"
   log "syntax: ${#CMDS[@]} sources, host + device front ends (-j$JOBS)"
   # shellcheck disable=SC2016 # the inner script's $1, $cmd, $src are its own

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A gemm problem on the host for the exgemm tests: matrices row-major as stored (op(A) taken by
-// trans_a, op(B) by trans_b), C m x n; the MPFR oracle's C; and exgemm run on views of a layout.
+// trans_a, op(B) by trans_b), C m x n; the MPFR oracle's C; exgemm run on views of a layout; and
+// the steps the exgemm suites share.
 #ifndef EXKOKKOSTEST_GEMMPROBLEM_HPP
 #define EXKOKKOSTEST_GEMMPROBLEM_HPP
 
@@ -8,9 +9,15 @@
 
 #include <ExKokkosTest_GemvOracle.hpp>
 
+#include "ExKokkosTest_ExpectBits.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 
+#include <ExKokkosTest_Generators.hpp>
+
+#include <cmath>
 #include <cstddef>
+#include <random>
+#include <string>
 #include <vector>
 
 namespace ExKokkosTest {
@@ -59,6 +66,92 @@ std::vector<T> run_exgemm(const GemmProblem<T>& p, const char* ta, const char* t
   Space().fence();
   return matrix_elements(C);
 }
+
+// The exgemm suites' shared steps (test_level3_gemm.cpp and, in the executable that compiles every
+// expansion size, test_level3_gemm_schedules.cpp), on the default execution space.
+namespace GemmTest {
+
+using Space = Kokkos::DefaultExecutionSpace;
+template <class T>
+using Problem = GemmProblem<T>;
+
+// A problem with entries uniform in [-1, 1).
+template <class T>
+Problem<T> random_problem(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb, T alpha,
+                          T beta, Rng& rng) {
+  Problem<T> p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.trans_a = ta;
+  p.trans_b = tb;
+  p.alpha = alpha;
+  p.beta = beta;
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::size_t i = 0; i < m * k; ++i) p.a.push_back(T(u(rng)));
+  for (std::size_t i = 0; i < k * n; ++i) p.b.push_back(T(u(rng)));
+  for (std::size_t i = 0; i < m * n; ++i) p.c.push_back(T(u(rng)));
+  return p;
+}
+
+// exgemm on the default space with the problem's transpositions in the given layout.
+template <class ViewLayout, class T>
+std::vector<T> run(const Problem<T>& p, const char* ta, const char* tb,
+                   const ExKokkos::Options& options = {}) {
+  return run_exgemm<ViewLayout, Space>(p, ta, tb, options);
+}
+
+template <class T>
+std::vector<T> run_any(Layout layout, const Problem<T>& p, const ExKokkos::Options& options = {}) {
+  const char *ta = p.ta(), *tb = p.tb();
+  switch (layout) {
+    case Layout::left:
+      return run<Kokkos::LayoutLeft>(p, ta, tb, options);
+    case Layout::right:
+      return run<Kokkos::LayoutRight>(p, ta, tb, options);
+    default:
+      return run<Kokkos::LayoutStride>(p, ta, tb, options);
+  }
+}
+
+// The bits of C against e in every layout.
+template <class T>
+void check_layouts(const Problem<T>& p, const std::vector<T>& e, const std::string& what,
+                   const ExKokkos::Options& options = {}) {
+  for (auto layout : {Layout::left, Layout::right, Layout::stride})
+    expect_bits(e, run_any(layout, p, options), what + " " + name(layout), "C");
+}
+
+inline std::string shape_name(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb) {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
+         (ta ? "T" : "N") + (tb ? "T" : "N");
+}
+
+// The expected C when op(A) may hold NaN or inf (op(B) finite): rows with a special value give
+// the IEEE result of their sum (NaN for NaN or inf * 0, otherwise the infinity with the sign of
+// the product), which alpha and beta then carry; other rows the oracle's value.
+template <class T>
+std::vector<T> expected_with_specials(const Problem<T>& p) {
+  Problem<T> finite = p;
+  std::vector<bool> special_row(p.m, false);
+  for (std::size_t i = 0; i < p.m; ++i)
+    for (std::size_t l = 0; l < p.k; ++l)
+      if (!std::isfinite(p.op_a(i, l))) special_row[i] = true;
+  for (auto& v : finite.a)
+    if (!std::isfinite(v)) v = 0;
+  std::vector<T> e = finite.expected();
+  for (std::size_t i = 0; i < p.m; ++i)
+    if (special_row[i])
+      for (std::size_t j = 0; j < p.n; ++j) {
+        T s = 0;
+        for (std::size_t l = 0; l < p.k; ++l)
+          if (!std::isfinite(p.op_a(i, l))) s += p.op_a(i, l) * p.op_b(l, j);
+        e[i * p.n + j] = p.alpha * s + p.beta * p.c[i * p.n + j];
+      }
+  return e;
+}
+
+}  // namespace GemmTest
 
 }  // namespace ExKokkosTest
 

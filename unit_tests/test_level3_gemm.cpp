@@ -2,8 +2,9 @@
 // exgemm against the MPFR oracle, bit for bit: every c_ij = RN(alpha * sum_k op(A)_ik op(B)_kj +
 // beta c_ij) rounded once, for every transA/transB pair, alpha and beta in {0, 1, -1, random, huge,
 // tiny}, shapes around the 32-row blocks (1 x k x 1, k x 1 x k, odd sizes),
-// LayoutLeft/Right/Stride, every schedule and team size, ill-conditioned rows (GenDot), products of
-// three doubles that over- or underflow in floating point, IEEE special values, and bad input.
+// LayoutLeft/Right/Stride, ill-conditioned rows (GenDot), products of three doubles that over- or
+// underflow in floating point, IEEE special values, and bad input. Every schedule, team size and
+// expansion size: test_level3_gemm_schedules.cpp.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_GemvOracle.hpp>
@@ -24,89 +25,11 @@
 
 namespace {
 
+using namespace ExKokkosTest::GemmTest;
 using ExKokkosTest::describe;
 using ExKokkosTest::expect_bits;
 using ExKokkosTest::Rng;
 using ExKokkosTest::same_bits;
-using Space = Kokkos::DefaultExecutionSpace;
-
-template <class T>
-using Problem = ExKokkosTest::GemmProblem<T>;
-
-// The expected C when op(A) may hold NaN or inf (op(B) finite): rows with a special value give
-// the IEEE result of their sum (NaN for NaN or inf * 0, otherwise the infinity with the sign of
-// the product), which alpha and beta then carry; other rows the oracle's value.
-template <class T>
-std::vector<T> expected_with_specials(const Problem<T>& p) {
-  Problem<T> finite = p;
-  std::vector<bool> special_row(p.m, false);
-  for (std::size_t i = 0; i < p.m; ++i)
-    for (std::size_t l = 0; l < p.k; ++l)
-      if (!std::isfinite(p.op_a(i, l))) special_row[i] = true;
-  for (auto& v : finite.a)
-    if (!std::isfinite(v)) v = 0;
-  std::vector<T> e = finite.expected();
-  for (std::size_t i = 0; i < p.m; ++i)
-    if (special_row[i])
-      for (std::size_t j = 0; j < p.n; ++j) {
-        T s = 0;
-        for (std::size_t l = 0; l < p.k; ++l)
-          if (!std::isfinite(p.op_a(i, l))) s += p.op_a(i, l) * p.op_b(l, j);
-        e[i * p.n + j] = p.alpha * s + p.beta * p.c[i * p.n + j];
-      }
-  return e;
-}
-
-template <class T>
-Problem<T> random_problem(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb, T alpha,
-                          T beta, Rng& rng) {
-  Problem<T> p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.trans_a = ta;
-  p.trans_b = tb;
-  p.alpha = alpha;
-  p.beta = beta;
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (std::size_t i = 0; i < m * k; ++i) p.a.push_back(T(u(rng)));
-  for (std::size_t i = 0; i < k * n; ++i) p.b.push_back(T(u(rng)));
-  for (std::size_t i = 0; i < m * n; ++i) p.c.push_back(T(u(rng)));
-  return p;
-}
-
-template <class ViewLayout, class T>
-std::vector<T> run(const Problem<T>& p, const char* ta, const char* tb,
-                   const ExKokkos::Options& options = {}) {
-  return ExKokkosTest::run_exgemm<ViewLayout, Space>(p, ta, tb, options);
-}
-
-template <class T>
-std::vector<T> run_any(ExKokkosTest::Layout layout, const Problem<T>& p,
-                       const ExKokkos::Options& options = {}) {
-  const char *ta = p.ta(), *tb = p.tb();
-  switch (layout) {
-    case ExKokkosTest::Layout::left:
-      return run<Kokkos::LayoutLeft>(p, ta, tb, options);
-    case ExKokkosTest::Layout::right:
-      return run<Kokkos::LayoutRight>(p, ta, tb, options);
-    default:
-      return run<Kokkos::LayoutStride>(p, ta, tb, options);
-  }
-}
-
-template <class T>
-void check_layouts(const Problem<T>& p, const std::vector<T>& e, const std::string& what,
-                   const ExKokkos::Options& options = {}) {
-  for (auto layout :
-       {ExKokkosTest::Layout::left, ExKokkosTest::Layout::right, ExKokkosTest::Layout::stride})
-    expect_bits(e, run_any(layout, p, options), what + " " + ExKokkosTest::name(layout), "C");
-}
-
-std::string shape_name(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb) {
-  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
-         (ta ? "T" : "N") + (tb ? "T" : "N");
-}
 
 struct Shape {
   std::size_t m, n, k;
@@ -165,66 +88,6 @@ TEST(Gemm, RoundsOnceWithAlphaAndBeta) {
       if (!same_bits(twice, e[i * p.n + j])) ++twice_differs;
     }
   EXPECT_GT(twice_differs, 0) << "the data cannot tell one rounding from several";
-}
-
-// The tiles schedule with tiles of 4 x 1 to 32 x 1 elements and more (team sizes 1 to the largest
-// here; 3 threads make 12 x 1 tiles), panels 1 to 100 deep, expansions of 2 (which spill often,
-// exercising the fallback) to 8 slots, one team or many.
-std::vector<ExKokkos::Options> tiles_options() {
-  std::vector<ExKokkos::Options> all;
-  // The widest team: the threads on the host, 64 on devices (whose concurrency counts every
-  // thread of the GPU, 270336 on an H100, and whose teams take at most 256).
-  const int largest = ExKokkosTest::widest_team<Space>();
-  for (int team : {1, 2, 3, largest})
-    for (int panel : {0, 1, 5, 100}) {
-      if (team > largest) continue;
-      ExKokkos::Options o;
-      o.schedule = ExKokkos::Schedule::tiles;
-      o.team_size = team;
-      o.block_size = panel;
-      o.league_size = panel == 5 ? 1 : 0;
-      o.expansion_size = panel == 1 ? 2 : (panel == 100 ? 8 : 0);
-      all.push_back(o);
-    }
-  return all;
-}
-
-TEST(Gemm, EveryScheduleAndTeamSizeGivesTheOracleBits) {
-  Rng rng(7);
-  std::vector<ExKokkos::Options> all;
-  for (auto s : {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
-                 ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output}) {
-    const bool host_schedule =
-        s == ExKokkos::Schedule::output_lanes || s == ExKokkos::Schedule::inner_lanes;
-    if (host_schedule && !ExKokkos::Impl::is_host_space<Space>()) continue;  // refused there
-    ExKokkos::Options o;
-    o.schedule = s;
-    all.push_back(o);
-  }
-  for (int team : {2, ExKokkosTest::widest_team<Space>()})
-    for (int league : {1, 3, 1000}) {
-      ExKokkos::Options o;
-      o.schedule = ExKokkos::Schedule::team_per_output;
-      o.team_size = team;
-      o.league_size = league;
-      o.early_exit = league == 3 ? 1 : 0;
-      o.accumulators_per_team = league == 1000 ? 3 : 0;
-      all.push_back(o);
-    }
-  for (int size : {2, 4, 8}) {
-    ExKokkos::Options o;
-    o.expansion_size = size;
-    all.push_back(o);
-  }
-  for (ExKokkos::Options o : tiles_options()) all.push_back(o);
-  for (bool ta : {false, true})
-    for (bool tb : {false, true}) {
-      const auto p = random_problem<double>(37, 11, 70, ta, tb, 0.7, -0.3, rng);
-      const auto e = p.expected();
-      for (std::size_t i = 0; i < all.size(); ++i)
-        check_layouts(p, e, shape_name(37, 11, 70, ta, tb) + " options " + std::to_string(i),
-                      all[i]);
-    }
 }
 
 TEST(Gemm, ConjugateTransposeIsTransposeForRealValues) {
@@ -357,24 +220,6 @@ TEST(Gemm, SpecialValuesFollowIeee) {
   p.c = {nan, nan, nan, nan};
   c = run<Kokkos::LayoutLeft>(p, "N", "N");
   for (double v : c) EXPECT_TRUE(same_bits(v, 0.0));
-}
-
-// NaN and inf in some tiles only: those tiles go through the fallback, the others not.
-TEST(Gemm, TilesWithSpecialValuesFallBackExactly) {
-  Rng rng(15);
-  auto p = random_problem<double>(70, 9, 33, false, false, 1.5, 0.5, rng);
-  p.a[3 * p.k + 4] = std::numeric_limits<double>::quiet_NaN();
-  p.a[50 * p.k + 7] = std::numeric_limits<double>::infinity();
-  p.b[2 * p.n + 8] = 0x1p-1070;  // an underflowing product in column 8
-  const auto e = expected_with_specials(p);
-  for (ExKokkos::Options o : tiles_options()) {
-    const auto c = run<Kokkos::LayoutLeft>(p, "N", "N", o);
-    ASSERT_EQ(c.size(), e.size());
-    for (std::size_t i = 0; i < c.size(); ++i)
-      EXPECT_TRUE(same_bits(c[i], e[i]) || (std::isnan(c[i]) && std::isnan(e[i])))
-          << "C(" << i / p.n << ", " << i % p.n << ") = " << describe(c[i]) << ", expected "
-          << describe(e[i]) << ", team " << o.team_size << " panel " << o.block_size;
-  }
 }
 
 TEST(Gemm, SignedZerosFollowIeee) {
