@@ -26,6 +26,8 @@
 #endif
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace BadInputSuite {
 
 using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 using Batch = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
@@ -36,8 +38,6 @@ using Ints2 = Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 using ExKokkos::Options;
 using ExKokkosTest::bytes_of;
 using ExKokkosTest::expect_refused;
-
-
 
 template <class V>
 void fill(const V& v, double first) {
@@ -488,4 +488,5 @@ TEST(BadInput, DefaultHostSpaceRefusesBeforeWriting) {
   all<Kokkos::DefaultHostExecutionSpace>();
 }
 
+}  // namespace BadInputSuite
 }  // namespace

@@ -342,7 +342,8 @@ TEST(CompensatedRow, EachEntryIsACompensatedSumAndRightWhereCertified) {
 
 // The products a[k] b[k] walked as exgemv's inner_lanes walks a row: 32 lanes, term k in lane
 // k mod 32, the last block padded with zero factors, then folded.
-ExKokkos::Impl::CompensatedSum folded_dot(const std::vector<double>& a, const std::vector<double>& b) {
+ExKokkos::Impl::CompensatedSum folded_dot(const std::vector<double>& a,
+                                          const std::vector<double>& b) {
   constexpr int W = 32;
   const int n = static_cast<int>(a.size());
   ExKokkos::Impl::CompensatedLanes<W> lanes;
@@ -416,8 +417,8 @@ TEST(CompensatedLanes, FoldedUniformDotProductsAreNearlyAlwaysCertified) {
 // The products a[k] b[k] summed as C threads of exgemv's output_block schedule sum a row: thread t
 // takes k = t, t + C, ..., and the threads' sums are merged in a chain (0, then 1, ...) or, when
 // `pairwise`, in a tree.
-ExKokkos::Impl::CompensatedSum merged_dot(const std::vector<double>& a, const std::vector<double>& b,
-                                    int C, bool pairwise) {
+ExKokkos::Impl::CompensatedSum merged_dot(const std::vector<double>& a,
+                                          const std::vector<double>& b, int C, bool pairwise) {
   std::vector<ExKokkos::Impl::CompensatedSum> part(C);
   for (std::size_t k = 0; k < a.size(); ++k) part[k % C].add_product(a[k], b[k]);
   if (!pairwise) {

@@ -19,6 +19,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace ConcurrentCallsSuite {
 
 using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 using Vector = Kokkos::View<double*, Kokkos::HostSpace>;
@@ -138,4 +140,5 @@ TEST(ConcurrentCalls, DefaultHostSpaceGivesTheBitsOrRefuses) {
 #endif
 }
 
+}  // namespace ConcurrentCallsSuite
 }  // namespace

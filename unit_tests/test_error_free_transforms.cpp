@@ -113,8 +113,8 @@ TEST(ErrorFreeTransforms, TwoProdThresholdIsSafe) {
 TEST(ErrorFreeTransforms, DifferenceOnFmaUnitIsTheRoundedDifference) {
   std::mt19937_64 rng(7);
   const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> specials = {0.0,    -0.0,   1.0,     -1.0,    0x1p-1074, -0x1p-1074,
-                                  0x1p-1022, 0x1.8p-1022, DBL_MAX, -DBL_MAX, inf,      -inf};
+  std::vector<double> specials = {0.0,       -0.0,        1.0,     -1.0,     0x1p-1074, -0x1p-1074,
+                                  0x1p-1022, 0x1.8p-1022, DBL_MAX, -DBL_MAX, inf,       -inf};
   for (const double x : specials)
     for (const double y : specials) {
       const double want = x - y, got = ExKokkos::Impl::compat::difference_on_fma_unit(x, y);

@@ -20,6 +20,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Getf2Suite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -368,4 +370,5 @@ TEST(Getf2, PivotsAndAccuracyBesideOrdinaryGetf2) {
   }
 }
 
+}  // namespace Getf2Suite
 }  // namespace

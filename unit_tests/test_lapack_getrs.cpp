@@ -23,6 +23,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace GetrsSuite {
 
 using ExKokkosTest::expect_bits;
 
@@ -292,4 +294,5 @@ TEST(Getrs, BadInputThrows) {
   EXPECT_THROW(ExKokkos::exgetrs(Space(), "Q", LU, p3, b3), std::invalid_argument);
 }
 
+}  // namespace GetrsSuite
 }  // namespace

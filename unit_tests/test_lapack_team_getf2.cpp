@@ -19,6 +19,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace TeamGetf2Suite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -242,4 +244,5 @@ TEST(TeamGetf2, EmptyMatrices) {
   EXPECT_EQ(ExKokkos::SerialGetf2::invoke(A, ipiv), 0);
 }
 
+}  // namespace TeamGetf2Suite
 }  // namespace

@@ -20,6 +20,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace TeamGetrsSuite {
 
 using ExKokkosTest::expect_bits;
 using ExKokkosTest::same_bits;
@@ -248,4 +250,5 @@ TEST(TeamGetrs, BadArgumentsReturnNegativeInfoAndWriteNothing) {
   });
 }
 
+}  // namespace TeamGetrsSuite
 }  // namespace

@@ -19,6 +19,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Level1CoefficientViewsSuite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -153,4 +155,5 @@ TEST(Level1CoefficientViews, DefaultHostFloat) {
   all<Host, float>();
 }
 
+}  // namespace Level1CoefficientViewsSuite
 }  // namespace

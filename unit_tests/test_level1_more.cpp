@@ -24,6 +24,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Level1MoreSuite {
 
 using ExKokkosTest::bytes_of;
 using ExKokkosTest::describe;
@@ -32,7 +34,6 @@ using ExKokkosTest::same_bits;
 using Host = Kokkos::DefaultHostExecutionSpace;
 template <class T, class Layout>
 using Matrix = ExKokkosTest::HostMatrix<T, Layout>;
-
 
 // A rank-1 host view of v in Layout (LayoutStride: every third element of a larger array).
 template <class Layout, class T>
@@ -419,8 +420,6 @@ TEST(Level1More, ZeroCoefficientsDoNotReadTheirViews) {
   EXPECT_TRUE(same_bits(w(0), -4.5));
 }
 
-
-
 template <class Space>
 void refusals() {
   using M = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
@@ -464,4 +463,5 @@ TEST(Level1More, WrongShapesAreRefusedBeforeWriting) {
   refusals<Host>();
 }
 
+}  // namespace Level1MoreSuite
 }  // namespace

@@ -26,6 +26,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Level1MultivectorSuite {
 
 using ExKokkosTest::bytes_of;
 using ExKokkosTest::describe;
@@ -34,7 +36,6 @@ using ExKokkosTest::same_bits;
 using Host = Kokkos::DefaultHostExecutionSpace;
 template <class T, class Layout>
 using Matrix = ExKokkosTest::HostMatrix<T, Layout>;
-
 
 // Column j's data: a different generator for every column.
 std::vector<double> column_data(std::size_t rows, std::size_t j, ExKokkosTest::Rng& rng) {
@@ -256,8 +257,6 @@ TEST(Level1Multivector, DotPairsOneColumnWithEveryColumn) {
   }
 }
 
-
-
 template <class Space>
 void refusals() {
   using M = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
@@ -307,4 +306,5 @@ TEST(Level1Multivector, WrongExtentsAndOptionsAreRefusedBeforeWriting) {
   refusals<Host>();
 }
 
+}  // namespace Level1MultivectorSuite
 }  // namespace

@@ -19,6 +19,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Level1OracleSuite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -328,4 +330,5 @@ TEST(Level1Elementwise, SerialAndOpenMPAgree) {
   for (std::size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(same_bits(b(i), c(i)));
 }
 
+}  // namespace Level1OracleSuite
 }  // namespace

@@ -234,8 +234,8 @@ TEST(Level1ThreadCounts, DefaultCallsGiveTheOracleBits) {
     const double squares = ExKokkos::exnrm2_squared(x), largest = ExKokkos::exnrminf(x);
     const auto index = static_cast<unsigned long long>(ExKokkos::exiamax(x));
     if (out)
-      std::fprintf(out, "%s more %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64
-                        " %llu\n",
+      std::fprintf(out,
+                   "%s more %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %llu\n",
                    c.name.c_str(), bits(hR(0)), bits(hR(1)), bits(squares), bits(largest), index);
   }
   if (out) std::fclose(out);

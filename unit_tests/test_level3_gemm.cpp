@@ -24,6 +24,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace GemmSuite {
 
 using namespace ExKokkosTest::GemmTest;
 using ExKokkosTest::describe;
@@ -294,4 +296,5 @@ TEST(Gemm, BadInputThrowsAndLeavesCUntouched) {
   for (double v : ExKokkosTest::matrix_elements(M)) EXPECT_EQ(v, 1.0);
 }
 
+}  // namespace GemmSuite
 }  // namespace

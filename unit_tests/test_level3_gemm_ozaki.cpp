@@ -30,6 +30,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace GemmOzakiSuite {
 
 using ExKokkos::SliceDigits;
 using ExKokkos::Impl::SliceGemm;
@@ -644,4 +646,5 @@ TEST(GemmOzaki, Int8SumsUpToTheInt32Limit) {
     }
 }
 
+}  // namespace GemmOzakiSuite
 }  // namespace

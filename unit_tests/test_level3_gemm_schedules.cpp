@@ -22,7 +22,8 @@
 #include <vector>
 
 namespace {
-namespace GemmSchedules {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace GemmSchedulesSuite {
 
 using namespace ExKokkosTest::GemmTest;
 using ExKokkosTest::describe;
@@ -108,5 +109,5 @@ TEST(Gemm, TilesWithSpecialValuesFallBackExactly) {
   }
 }
 
-}  // namespace GemmSchedules
+}  // namespace GemmSchedulesSuite
 }  // namespace

@@ -19,6 +19,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace SignedZeroSuite {
 
 using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 using Vector = Kokkos::View<double*, Kokkos::HostSpace>;
@@ -296,4 +298,5 @@ TEST(SignedZero, DefaultHostSpaceFollowsIeeeOnEverySchedule) {
   check_all<Kokkos::DefaultHostExecutionSpace>();
 }
 
+}  // namespace SignedZeroSuite
 }  // namespace

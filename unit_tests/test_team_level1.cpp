@@ -21,6 +21,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace TeamLevel1Suite {
 
 using ExKokkosTest::same_bits;
 
@@ -272,4 +274,5 @@ TEST(TeamLevel1DeathTest, DotOfDifferentExtentsAborts) {
   EXPECT_DEATH(ExKokkos::Experimental::serial_exdot(x, y), "exdot");
 }
 
+}  // namespace TeamLevel1Suite
 }  // namespace
