@@ -2,7 +2,7 @@
 // Every routine of ExKokkos once, on wide-range data with cancellation (so that any change in how
 // a sum is split or ordered would show in the last bits), with the results by routine name; and
 // the bit-for-bit comparison of two such runs. test_backends.cpp compares the backends with it at
-// the default options; test_level2_reproducibility.cpp compares team, league, expansion and block
+// the default options; test_backends_tuning.cpp compares team, league, expansion and block
 // sizes on one backend, in the executable that compiles every expansion size.
 #ifndef EXKOKKOSTEST_EVERYROUTINE_HPP
 #define EXKOKKOSTEST_EVERYROUTINE_HPP

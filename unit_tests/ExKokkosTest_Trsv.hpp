@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Shared by the extrsv suites (test_level2_trsv*.cpp, one executable): the eight variants, the
-// definition evaluated with the MPFR oracle, random triangles whose unread triangle holds NaN, a
-// solve through ExKokkos::extrsv in a given layout, and the team/certified diagonal-block check.
-// The suite is split over two files, by value type, so that they compile side by side: each value
-// type instantiates extrsv's kernels for every expansion size, which is long under nvcc's device
-// front end. The layouts share their value type's kernels (the strided operand), so they share a
-// file too.
+// Shared by the extrsv suites (test_level2_trsv.cpp at the default options, and
+// test_level2_trsv_schedules.cpp in the executable that compiles every expansion size): the eight
+// variants, the definition evaluated with the MPFR oracle, random triangles whose unread triangle
+// holds NaN, a solve through ExKokkos::extrsv in a given layout, and the team/certified
+// diagonal-block check.
 #ifndef EXKOKKOSTEST_TRSV_HPP
 #define EXKOKKOSTEST_TRSV_HPP
 

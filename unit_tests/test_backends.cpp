@@ -2,7 +2,7 @@
 // Every routine gives the same bits on every backend of the build: Kokkos::Serial, the default host
 // space (OpenMP) and the default space (CUDA in a GPU build, where this is the check that the GPU
 // and the host agree). The same routines under other team, league, expansion and block sizes are
-// compared in test_level2_reproducibility.cpp, which compiles every expansion size.
+// compared in test_backends_tuning.cpp, which compiles every expansion size.
 //
 // With EXKOKKOS_BACKENDS_OUT set, the run also writes one digest line per routine to that file, so
 // that two builds (say an OpenMP build with Kokkos 3.4 and a CUDA build with Kokkos 4.x) can be
@@ -17,6 +17,8 @@
 #include <cstdlib>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace BackendsSuite {
 
 using ExKokkosTest::digest;
 using ExKokkosTest::EveryRoutine::expect_same;
@@ -37,4 +39,5 @@ TEST(Backends, EveryRoutineGivesTheSameBitsOnEveryBackend) {
   }
 }
 
+}  // namespace BackendsSuite
 }  // namespace

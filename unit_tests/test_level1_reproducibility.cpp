@@ -30,6 +30,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Level1ReproducibilitySuite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -241,4 +243,5 @@ TEST(Level1ThreadCounts, DefaultCallsGiveTheOracleBits) {
   if (out) std::fclose(out);
 }
 
+}  // namespace Level1ReproducibilitySuite
 }  // namespace

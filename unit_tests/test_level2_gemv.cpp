@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgemv against the MPFR oracle, bit for bit: every y_i = RN(alpha * sum_k op(A)_ik x_k + beta
 // y_i) rounded once, for trans N/T/C, alpha and beta in {0, 1, -1, random, huge, tiny}, shapes 1x1
-// to 2000x3000, LayoutLeft/Right/Stride, every host schedule, ill-conditioned rows (GenDot),
-// products of three doubles that over- or underflow in floating point, IEEE special values, and
-// bad input.
+// to 2000x3000, LayoutLeft/Right/Stride, ill-conditioned rows (GenDot), products of three doubles
+// that over- or underflow in floating point, IEEE special values, and bad input. Every schedule,
+// team and expansion size: test_level2_gemv_schedules.cpp.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
@@ -11,6 +11,7 @@
 #include <ExKokkosTest_Oracle.hpp>
 
 #include "ExKokkosTest_ExpectBits.hpp"
+#include "ExKokkosTest_GemvProblem.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 #include "ExKokkosTest_Views.hpp"
 
@@ -25,109 +26,15 @@
 
 namespace {
 
-using ExKokkosTest::expect_bits;
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace GemvSuite {
 
+using namespace ExKokkosTest::GemvTest;
 using ExKokkosTest::describe;
+using ExKokkosTest::expect_bits;
 using ExKokkosTest::Rng;
 using ExKokkosTest::same_bits;
 using ExKokkosTest::to_host;
-using Space = Kokkos::DefaultExecutionSpace;
-
-// A gemv problem on the host: A row-major m x n, and x, y sized for op(A).
-template <class T>
-struct Problem {
-  std::size_t m = 0, n = 0;
-  bool transposed = false;
-  std::vector<T> a, x, y;
-  T alpha = 1, beta = 0;
-
-  std::size_t outputs() const { return transposed ? n : m; }
-  std::vector<T> op_row(std::size_t i) const {
-    const std::size_t k = transposed ? m : n;
-    std::vector<T> row(k);
-    for (std::size_t j = 0; j < k; ++j) row[j] = transposed ? a[j * n + i] : a[i * n + j];
-    return row;
-  }
-  std::vector<T> expected() const {
-    std::vector<T> e(outputs());
-    for (std::size_t i = 0; i < e.size(); ++i)
-      e[i] = ExKokkosTest::exact_gemv_entry(alpha, op_row(i), x, beta, beta == T(0) ? T(0) : y[i]);
-    return e;
-  }
-};
-
-template <class T>
-Problem<T> random_problem(std::size_t m, std::size_t n, bool transposed, T alpha, T beta,
-                          Rng& rng) {
-  Problem<T> p;
-  p.m = m;
-  p.n = n;
-  p.transposed = transposed;
-  p.alpha = alpha;
-  p.beta = beta;
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (std::size_t i = 0; i < m * n; ++i) p.a.push_back(T(u(rng)));
-  for (std::size_t i = 0; i < (transposed ? m : n); ++i) p.x.push_back(T(u(rng)));
-  for (std::size_t i = 0; i < p.outputs(); ++i) p.y.push_back(T(u(rng)));
-  return p;
-}
-
-template <class ViewLayout, class T>
-std::vector<T> run(const Problem<T>& p, const char* trans, const ExKokkos::Options& options = {}) {
-  const auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(p.a, p.m, p.n);
-  const auto x = ExKokkosTest::to_vector<ViewLayout, Space>(p.x);
-  const auto y = ExKokkosTest::to_vector<ViewLayout, Space>(p.y);
-  ExKokkos::exgemv(Space(), trans, p.alpha, A, x, p.beta, y, options);
-  Space().fence();
-  return to_host(y);
-}
-
-template <class T>
-void check_all_layouts(const Problem<T>& p, const std::string& what,
-                       const ExKokkos::Options& options = {}) {
-  const std::vector<T> e = p.expected();
-  const char* trans = p.transposed ? "T" : "N";
-  expect_bits(e, run<Kokkos::LayoutLeft>(p, trans, options), what + " LayoutLeft", "y");
-  expect_bits(e, run<Kokkos::LayoutRight>(p, trans, options), what + " LayoutRight", "y");
-  expect_bits(e, run<Kokkos::LayoutStride>(p, trans, options), what + " LayoutStride", "y");
-}
-
-std::vector<ExKokkos::Options> host_schedules() {
-  std::vector<ExKokkos::Options> all;
-  for (auto s : ExKokkosTest::gemv_schedules<Space>()) {
-    ExKokkos::Options o;
-    o.schedule = s;
-    all.push_back(o);
-  }
-  const int widest = ExKokkosTest::widest_team<Space>();
-  for (int t : {std::min(3, widest), widest}) {  // threads per output: 1 to widest
-    ExKokkos::Options o;
-    o.schedule = ExKokkos::Schedule::output_block;
-    o.team_size = t;
-    o.league_size = 2;
-    o.early_exit = t == 3 ? 1 : 0;
-    all.push_back(o);
-  }
-  ExKokkos::Options team;  // several threads sharing the team accumulator, few teams
-  team.schedule = ExKokkos::Schedule::team_per_output;
-  team.team_size = ExKokkosTest::widest_team<Space>();  // the largest team here
-  team.league_size = 3;
-  team.early_exit = 1;
-  all.push_back(team);
-  ExKokkos::Options small;
-  small.expansion_size = 2;
-  all.push_back(small);
-  ExKokkos::Options large;
-  large.expansion_size = 8;
-  all.push_back(large);
-  return all;
-}
-
-std::string options_name(const ExKokkos::Options& o) {
-  return "schedule " + std::to_string(static_cast<int>(o.schedule)) + " team " +
-         std::to_string(o.team_size) + " league " + std::to_string(o.league_size) + " expansion " +
-         std::to_string(o.expansion_size);
-}
 
 TEST(Gemv, MatchesOracleForShapesAlphaBetaAndLayouts) {
   Rng rng(42);
@@ -144,16 +51,6 @@ TEST(Gemv, MatchesOracleForShapesAlphaBetaAndLayouts) {
                                    (t ? " T" : " N") + " alpha " + describe(alpha) + " beta " +
                                    describe(beta));
         }
-}
-
-TEST(Gemv, EveryScheduleGivesTheOracleBits) {
-  Rng rng(7);
-  for (bool t : {false, true})
-    for (auto shape : {std::make_pair(70, 45), std::make_pair(3, 200)}) {
-      const auto p = random_problem<double>(shape.first, shape.second, t, 0.7, -0.3, rng);
-      for (const auto& o : host_schedules())
-        check_all_layouts(p, std::string(t ? "T " : "N ") + options_name(o), o);
-    }
 }
 
 TEST(Gemv, ConjugateTransposeIsTransposeForRealValues) {
@@ -352,4 +249,5 @@ TEST(Gemv, BadInputThrowsAndLeavesYUntouched) {
   for (double v : to_host(y4)) EXPECT_EQ(v, 1.0);
 }
 
+}  // namespace GemvSuite
 }  // namespace

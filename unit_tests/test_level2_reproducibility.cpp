@@ -5,14 +5,11 @@
 // processes: ctest runs this executable with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
 // digest of the bits it got to $EXKOKKOS_REPRO_OUT and repro2_compare_thread_counts compares the
 // four files. Ordinary KokkosBlas::gemv and gemm on the same data are printed beside for contrast.
-// Then every routine of ExKokkos under other team, league, expansion and block sizes: here, in the
-// executable that compiles every expansion size, on the kernels the schedules above already use.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
 
 #include "ExKokkosTest_Digest.hpp"
-#include "ExKokkosTest_EveryRoutine.hpp"
 #include "ExKokkosTest_Views.hpp"
 
 #ifdef EXKOKKOS_TEST_HAVE_KOKKOSKERNELS
@@ -34,6 +31,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Level2ReproducibilitySuite {
 
 using Space = Kokkos::DefaultExecutionSpace;
 using Matrix = Kokkos::View<double**, Kokkos::LayoutLeft, Space::memory_space>;
@@ -284,32 +283,5 @@ TEST(Level3Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
   }
 }
 
-// Every routine on the default space with other team sizes (capped at what the backend allows),
-// league sizes, accumulator copies, expansion sizes and extrsv block sizes, against its default
-// options. test_backends compares the default options on the default space with Kokkos::Serial,
-// so each setting here gives Serial's bits too.
-TEST(Backends, EveryTeamLeagueAndBlockSizeGivesTheSameBits) {
-  using ExKokkosTest::EveryRoutine::expect_same;
-  using ExKokkosTest::EveryRoutine::Results;
-  using ExKokkosTest::EveryRoutine::run_all;
-  const Results reference = run_all<Space>({});
-  const int max_team = ExKokkosTest::widest_team<Space>();
-  struct Setting {
-    int team, league, copies, expansion, block;
-  };
-  for (const Setting s : {Setting{1, 1, 1, 2, 1}, Setting{2, 3, 2, 3, 7}, Setting{32, 7, 4, 4, 50},
-                          Setting{max_team, 64, 8, 8, 64}, Setting{max_team, 0, 0, 6, 1000}}) {
-    ExKokkos::Options o;
-    o.team_size = std::min(s.team, max_team);
-    o.league_size = s.league;
-    o.accumulators_per_team = s.copies;
-    o.expansion_size = s.expansion;
-    o.block_size = s.block;
-    expect_same(reference, run_all<Space>(o),
-                "team " + std::to_string(o.team_size) + " league " + std::to_string(s.league) +
-                    " copies " + std::to_string(s.copies) + " expansion " +
-                    std::to_string(s.expansion) + " block " + std::to_string(s.block));
-  }
-}
-
+}  // namespace Level2ReproducibilitySuite
 }  // namespace

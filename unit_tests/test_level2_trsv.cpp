@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // extrsv: every x_q = RN(RN(b_q - sum_r T(q, r) x_r) / T(q, q)) with the sum exact, checked bit
 // for bit against that definition computed with the MPFR oracle, for all eight variants, unit and
-// non-unit diagonals, every layout, block size and host schedule;
-// the triangle that must not be read holds NaN. Then accuracy: forward error against the MPFR
-// solution on random and ill-conditioned (Louvet-style) systems beside an ordinary double
-// substitution, and the rate at which refinement reaches the correctly rounded solution as the
-// condition number grows.
+// non-unit diagonals, every layout and float; the triangle that must not be read holds NaN. Then
+// accuracy: forward error against the MPFR solution on random and ill-conditioned (Louvet-style)
+// systems beside an ordinary double substitution, and the rate at which refinement reaches the
+// correctly rounded solution as the condition number grows. Every block size, schedule, team and
+// expansion size: test_level2_trsv_schedules.cpp.
 #include "ExKokkosTest_Trsv.hpp"
 
 #include <ExKokkosTest_GemvOracle.hpp>
@@ -22,6 +22,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace TrsvSuite {
 
 using namespace ExKokkosTest::TrsvTest;
 using ExKokkosTest::expect_bits;
@@ -41,22 +43,6 @@ TEST(Trsv, AllVariantsMatchTheDefinitionInLayoutRight) {
 
 TEST(Trsv, AllVariantsMatchTheDefinitionInLayoutStride) {
   expect_all_variants_match_definition<Kokkos::LayoutStride>(1);
-}
-
-TEST(Trsv, EveryBlockSizeAndScheduleGivesTheSameBits) {
-  Rng rng(2);
-  const std::size_t n = 150;
-  for (const Variant& v : all_variants()) {
-    const auto a = random_triangle<double>(v, n, rng);
-    std::vector<double> b(n);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (auto& e : b) e = u(rng);
-    const auto expected = defined_solution(v, a, n, b);
-    for (const auto& o : trsv_options())
-      expect_bits(expected, run<Kokkos::LayoutLeft>(v, a, n, b, o),
-                  v.name() + " block " + std::to_string(o.block_size) + " schedule " +
-                      std::to_string(static_cast<int>(o.schedule)));
-  }
 }
 
 // Max-norm relative forward error of x against the exact solution.
@@ -192,63 +178,19 @@ TEST(Trsv, ZeroAndNaNOnTheDiagonalFollowIeee) {
   EXPECT_TRUE(std::isnan(x[2]));
 }
 
-TEST(Trsv, TeamDiagonalBlocksGiveTheOneThreadBits) {
-  Rng rng(7);
-  std::uniform_int_distribution<int> coin(0, 1);
-  std::uniform_int_distribution<std::size_t> pick(0, 1 << 20);
-  std::uniform_real_distribution<double> u(-1, 1);
-  const double inf = std::numeric_limits<double>::infinity();
+// Every variant in float against the definition.
+TEST(Trsv, Float) {
+  Rng rng(3);
   for (const Variant& v : all_variants()) {
-    const std::size_t n = 90;
-    const auto a = random_triangle<double>(v, n, rng);
-    std::vector<double> b(n);
-    for (auto& e : b) e = u(rng);
-    expect_team_blocks_match(v, a, n, b, "random");
-
-    // Signed zeros in A and b; a diagonal of +-0 divides to infinities and NaNs.
-    auto z = a;
-    for (auto& e : z)
-      if (!std::isnan(e) && coin(rng)) e = coin(rng) ? 0.0 : -0.0;
-    std::vector<double> bz(n);
-    for (auto& e : bz) e = coin(rng) ? 0.0 : -0.0;
-    expect_team_blocks_match(v, z, n, bz, "zeros");
-
-    // A few infinities and NaNs in A and b, and entries whose products overflow or underflow.
-    auto w = a;
-    for (std::size_t k = 0; k < 6; ++k) {
-      const std::size_t i = pick(rng) % n, j = pick(rng) % n;
-      if (std::isnan(w[i * n + j])) continue;
-      const double big[] = {inf, -inf, std::nan(""), 0x1p1000, -0x1p-1060, 0x1p1023};
-      w[i * n + j] = big[k];
-    }
-    auto bw = b;
-    bw[pick(rng) % n] = 0x1p1020;
-    bw[pick(rng) % n] = -0x1p-1070;
-    expect_team_blocks_match(v, w, n, bw, "wide");
-    auto bn = b;
-    bn[n / 2] = std::nan("");
-    bn[n / 3] = -inf;
-    expect_team_blocks_match(v, a, n, bn, "inf and NaN in b");
-  }
-  // Ill-conditioned systems: heavy cancellation in every residual. "U", "T" solves the same
-  // system from the transposed (upper) storage.
-  for (double cond : {1e10, 1e20, 1e35}) {
     const std::size_t n = 70;
-    const auto s = ExKokkosTest::ill_conditioned_lower_triangular(n, cond, rng);
-    std::vector<double> at(n * n);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j) at[j * n + i] = s.a[i * n + j];
-    const std::string what = "cond " + std::to_string(cond);
-    expect_team_blocks_match(Variant{'L', 'N', 'N'}, s.a, n, s.b, what);
-    expect_team_blocks_match(Variant{'U', 'T', 'N'}, at, n, s.b, what);
-    ExKokkos::Options refine, team_refine;
-    refine.refinement_steps = team_refine.refinement_steps = 3;
-    team_refine.schedule = ExKokkos::Schedule::team_per_output;
-    team_refine.team_size = ExKokkosTest::widest_team<Space>();
-    team_refine.block_size = 16;
-    const Variant lower{'L', 'N', 'N'};
-    expect_bits(run<Kokkos::LayoutLeft>(lower, s.a, n, s.b, refine),
-                run<Kokkos::LayoutLeft>(lower, s.a, n, s.b, team_refine), what + " refined");
+    const auto a = random_triangle<float>(v, n, rng);
+    std::vector<float> b(n);
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (auto& e : b) e = u(rng);
+    ExKokkos::Options o;
+    o.block_size = 16;
+    expect_bits(defined_solution(v, a, n, b), run<Kokkos::LayoutLeft>(v, a, n, b, o),
+                "float " + v.name());
   }
 }
 
@@ -269,4 +211,5 @@ TEST(Trsv, BadInputThrows) {
   EXPECT_THROW(ExKokkos::extrsv("L", "N", "Z", S, b3), std::invalid_argument);
 }
 
+}  // namespace TrsvSuite
 }  // namespace

@@ -21,6 +21,8 @@
 #include <vector>
 
 namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace TeamAccumulatorSuite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::LaunchCounter;
@@ -243,4 +245,5 @@ TEST(TeamAccumulator, ExactReductionIsOneLaunch) {
   }
 }
 
+}  // namespace TeamAccumulatorSuite
 }  // namespace
