@@ -98,7 +98,8 @@ typename XView::non_const_value_type exdot(const ExecSpace& space, const XView& 
                                            const Options& options = {}) {
   Impl::require_accessible<ExecSpace, XView>();
   Impl::require_accessible<ExecSpace, YView>();
-  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
+  const auto r =
+      Impl::result_view<typename XView::non_const_value_type, ExecSpace>(space, "ExKokkos::exdot");
   exdot(space, r, x, y, options);
   return Impl::fetch_result(space, r);
 }

@@ -53,7 +53,8 @@ template <class ExecSpace, class XView,
                                   int>::type = 0>
 typename XView::size_type exiamax(const ExecSpace& space, const XView& x) {
   Impl::require_accessible<ExecSpace, XView>();
-  const auto r = Impl::result_view<typename XView::size_type, ExecSpace>();
+  const auto r =
+      Impl::result_view<typename XView::size_type, ExecSpace>(space, "ExKokkos::exiamax");
   exiamax(space, r, x);
   return Impl::fetch_result(space, r);
 }

@@ -89,7 +89,8 @@ template <class ExecSpace, class XView,
 typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView& x,
                                             const Options& options = {}) {
   Impl::require_accessible<ExecSpace, XView>();
-  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
+  const auto r =
+      Impl::result_view<typename XView::non_const_value_type, ExecSpace>(space, "ExKokkos::exnrm2");
   exnrm2(space, r, x, options);
   return Impl::fetch_result(space, r);
 }

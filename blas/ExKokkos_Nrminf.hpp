@@ -50,7 +50,8 @@ template <class ExecSpace, class XView,
                                   int>::type = 0>
 typename XView::non_const_value_type exnrminf(const ExecSpace& space, const XView& x) {
   Impl::require_accessible<ExecSpace, XView>();
-  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>();
+  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>(
+      space, "ExKokkos::exnrminf");
   exnrminf(space, r, x);
   return Impl::fetch_result(space, r);
 }

@@ -83,10 +83,14 @@ typename RView::non_const_value_type fetch_result(const ExecSpace& space, const 
   return value;
 }
 
-// A rank-0 result view in the space's memory, for the forms that return a scalar. Not initialized
+// A rank-0 result view in the space's memory, for the forms of `routine` that return a scalar,
+// made after the calling thread is known to be allowed to call it (HostCall: a view made and freed
+// inside a parallel region could deadlock before the routine refused the call). Not initialized
 // (that would be a kernel launch of its own): reduce_into always writes it.
 template <class T, class ExecSpace>
-Kokkos::View<T, typename ExecSpace::memory_space> result_view() {
+Kokkos::View<T, typename ExecSpace::memory_space> result_view(const ExecSpace& space,
+                                                              const char* routine) {
+  refuse_inside_parallel_region(space, routine);
   return Kokkos::View<T, typename ExecSpace::memory_space>(
       Kokkos::ViewAllocateWithoutInitializing("ExKokkos::result"));
 }

@@ -65,6 +65,25 @@ inline std::string team_level_form(const std::string& bare) {
   return "ExKokkos::Experimental::" + bare + "(team, ...) where it exists";
 }
 
+// Throws std::invalid_argument when the calling thread may not launch host kernels of ExecSpace
+// now (above). Called before a routine allocates anything as well: with Kokkos 4's OpenMP backend,
+// freeing a view fences, and a fence from inside a parallel region can deadlock.
+template <class ExecSpace>
+void refuse_inside_parallel_region(const ExecSpace& space, const char* routine) {
+  if (is_host_space<ExecSpace>() &&
+      (in_openmp_parallel_region() || compat::openmp_refuses_this_thread(space))) {
+    const std::string name(routine);
+    const std::string bare = name.rfind("ExKokkos::", 0) == 0 ? name.substr(10) : name;
+    throw std::invalid_argument(
+        name +
+        ": called inside a parallel region (or, with Kokkos 3's OpenMP backend, from a thread "
+        "other than the one that initialized Kokkos). This routine launches kernels of its own, "
+        "which would share the running kernel's threads and team data; call it outside parallel "
+        "regions, or inside a kernel use the team-level form " +
+        team_level_form(bare));
+  }
+}
+
 // Held for the whole of a public routine's call: construct it first. Throws std::invalid_argument
 // when the calling thread may not launch host kernels now; on Kokkos::Serial, waits for the calls
 // of other threads to end.
@@ -72,18 +91,7 @@ template <class ExecSpace>
 class HostCall {
  public:
   HostCall(const ExecSpace& space, const char* routine) {
-    if (is_host_space<ExecSpace>() &&
-        (in_openmp_parallel_region() || compat::openmp_refuses_this_thread(space))) {
-      const std::string name(routine);
-      const std::string bare = name.rfind("ExKokkos::", 0) == 0 ? name.substr(10) : name;
-      throw std::invalid_argument(
-          name +
-          ": called inside a parallel region (or, with Kokkos 3's OpenMP backend, from a thread "
-          "other than the one that initialized Kokkos). This routine launches kernels of its own, "
-          "which would share the running kernel's threads and team data; call it outside parallel "
-          "regions, or inside a kernel use the team-level form " +
-          team_level_form(bare));
-    }
+    refuse_inside_parallel_region(space, routine);
     if constexpr (serializes_calls<ExecSpace>())
       lock_ = std::unique_lock<std::recursive_mutex>(serial_calls_mutex());
   }
