@@ -163,7 +163,9 @@ Kokkos::View<T*, Kokkos::LayoutStride, Mem> strided_view(const std::vector<T>& v
   return Kokkos::subview(matrix, 1, Kokkos::ALL());
 }
 
-// Tuning that differs from rank to rank (it changes no bits).
+// Tuning that differs from rank to rank (it changes no bits): league sizes, and expansion sizes 2
+// and 8, which every build compiles as two different sizes (2 and 3 on the host, 4 and 8 on
+// devices: options.md, "Compiled expansion sizes"; every size with ALL_EXPANSION_SIZES).
 ExKokkos::Options rank_options(Distribution d, int rank) {
   ExKokkos::Options o;
   if (d == Distribution::random_owner) {
