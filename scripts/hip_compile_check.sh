@@ -171,10 +171,16 @@ t0=$SECONDS
 log "exkokkos: configure in $BUILD"
 mkdir -p "$BUILD"
 # Kokkos Kernels is not built for HIP here: keep find_package from picking up the host build.
+# --quick parses the grouped test suites as their unity sources (the same code, each kernel's
+# instantiations parsed once a group); a full build compiles their files side by side, the
+# default for HIP.
+UNITY=OFF
+if ((QUICK)); then UNITY=ON; fi
 cmake -S "$ROOT" -B "$BUILD" -G "$GENERATOR" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$HIPCC" \
   -DKokkos_ROOT="$PREFIX" -DCMAKE_DISABLE_FIND_PACKAGE_KokkosKernels=ON \
   -DExKokkos_ENABLE_TESTS=ON -DExKokkos_ENABLE_PERF_TESTS=OFF -DExKokkos_ENABLE_EXAMPLES=OFF \
-  -DExKokkos_ENABLE_MPI=OFF -DExKokkos_ENABLE_FUZZ=OFF >"$BUILD/exkokkos-configure.log" 2>&1 ||
+  -DExKokkos_ENABLE_MPI=OFF -DExKokkos_ENABLE_FUZZ=OFF -DExKokkos_TEST_UNITY_BUILD=$UNITY \
+  >"$BUILD/exkokkos-configure.log" 2>&1 ||
   { tail -n 40 "$BUILD/exkokkos-configure.log" >&2; die "ExKokkos configure failed (log: $BUILD/exkokkos-configure.log)"; }
 grep -q 'devices: .*HIP' "$BUILD/exkokkos-configure.log" || die "ExKokkos did not find a HIP-enabled Kokkos"
 log "exkokkos: build ${TARGETS[*]:-all targets} (-j$JOBS)"
