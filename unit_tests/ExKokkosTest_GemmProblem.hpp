@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -75,10 +76,13 @@ using Space = Kokkos::DefaultExecutionSpace;
 template <class T>
 using Problem = GemmProblem<T>;
 
-// A problem with entries uniform in [-1, 1).
+// Draws one entry of A or B.
+using Generator = std::function<double(Rng&)>;
+
+// A problem whose A and B entries come from gen_a and gen_b, C's uniform in [-1, 1).
 template <class T>
 Problem<T> random_problem(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb, T alpha,
-                          T beta, Rng& rng) {
+                          T beta, Rng& rng, const Generator& gen_a, const Generator& gen_b) {
   Problem<T> p;
   p.m = m;
   p.n = n;
@@ -88,10 +92,18 @@ Problem<T> random_problem(std::size_t m, std::size_t n, std::size_t k, bool ta, 
   p.alpha = alpha;
   p.beta = beta;
   std::uniform_real_distribution<double> u(-1, 1);
-  for (std::size_t i = 0; i < m * k; ++i) p.a.push_back(T(u(rng)));
-  for (std::size_t i = 0; i < k * n; ++i) p.b.push_back(T(u(rng)));
+  for (std::size_t i = 0; i < m * k; ++i) p.a.push_back(T(gen_a(rng)));
+  for (std::size_t i = 0; i < k * n; ++i) p.b.push_back(T(gen_b(rng)));
   for (std::size_t i = 0; i < m * n; ++i) p.c.push_back(T(u(rng)));
   return p;
+}
+
+// A problem with entries uniform in [-1, 1).
+template <class T>
+Problem<T> random_problem(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb, T alpha,
+                          T beta, Rng& rng) {
+  const Generator uniform = [](Rng& r) { return std::uniform_real_distribution<double>(-1, 1)(r); };
+  return random_problem(m, n, k, ta, tb, alpha, beta, rng, uniform, uniform);
 }
 
 // exgemm on the default space with the problem's transpositions in the given layout.

@@ -44,25 +44,7 @@ using Space = Kokkos::DefaultExecutionSpace;
 template <class T>
 using Problem = ExKokkosTest::GemmProblem<T>;
 
-using Gen = std::function<double(Rng&)>;
-
-template <class T>
-Problem<T> make_problem(std::size_t m, std::size_t n, std::size_t k, bool ta, bool tb, T alpha,
-                        T beta, Rng& rng, const Gen& gen_a, const Gen& gen_b) {
-  Problem<T> p;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.trans_a = ta;
-  p.trans_b = tb;
-  p.alpha = alpha;
-  p.beta = beta;
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (std::size_t i = 0; i < m * k; ++i) p.a.push_back(T(gen_a(rng)));
-  for (std::size_t i = 0; i < k * n; ++i) p.b.push_back(T(gen_b(rng)));
-  for (std::size_t i = 0; i < m * n; ++i) p.c.push_back(T(u(rng)));
-  return p;
-}
+using Gen = ExKokkosTest::GemmTest::Generator;
 
 Gen uniform_gen() {
   return [](Rng& r) { return std::uniform_real_distribution<double>(-1, 1)(r); };
@@ -166,8 +148,8 @@ TEST(GemmOzaki, MatchesOracleForShapesTransposesAlphaBeta) {
       for (bool tb : {false, true})
         for (std::size_t v = 0; v < alphas.size() * betas.size(); v += 7) {
           const double alpha = alphas[v % alphas.size()], beta = betas[v / alphas.size()];
-          const auto p = make_problem<double>(s.m, s.n, s.k, ta, tb, alpha, beta, rng,
-                                              uniform_gen(), normal_gen());
+          const auto p = ExKokkosTest::GemmTest::random_problem<double>(
+              s.m, s.n, s.k, ta, tb, alpha, beta, rng, uniform_gen(), normal_gen());
           check_ozaki(p, p.expected(),
                       shape_name(s.m, s.n, s.k, ta, tb) + " alpha " + describe(alpha) + " beta " +
                           describe(beta));
@@ -182,8 +164,8 @@ TEST(GemmOzaki, SliceWidthAtLargeInnerDimensions) {
   Rng rng(102);
   const double below_one = std::nextafter(1.0, 0.0);
   for (std::size_t k : {2u, 3u, 128u, 129u, 2048u, 2049u, 8192u, 8193u, 40000u}) {
-    Problem<double> p =
-        make_problem<double>(3, 4, k, false, true, 1.0, 0.0, rng, uniform_gen(), uniform_gen());
+    Problem<double> p = ExKokkosTest::GemmTest::random_problem<double>(
+        3, 4, k, false, true, 1.0, 0.0, rng, uniform_gen(), uniform_gen());
     for (auto& v : p.a) v = below_one;
     for (auto& v : p.b) v = -below_one;
     int K = 0;
@@ -193,7 +175,8 @@ TEST(GemmOzaki, SliceWidthAtLargeInnerDimensions) {
     // int8: 8 slices of 7 bits, diagonal sums up to 8 k 127^2, within int32 up to k = 16643.
     const bool int8 = k < 16643;
     check_ozaki(p, p.expected(), "all digits full, k " + std::to_string(k), int8);
-    p = make_problem<double>(3, 4, k, true, false, 0.7, -0.3, rng, normal_gen(), uniform_gen());
+    p = ExKokkosTest::GemmTest::random_problem<double>(3, 4, k, true, false, 0.7, -0.3, rng,
+                                                       normal_gen(), uniform_gen());
     check_ozaki(p, p.expected(), "random, k " + std::to_string(k), int8);
   }
 }
@@ -202,16 +185,16 @@ TEST(GemmOzaki, SliceWidthAtLargeInnerDimensions) {
 TEST(GemmOzaki, ManySlices) {
   Rng rng(103);
   for (double w : {27.0, 100.0, 300.0}) {
-    const auto p = make_problem<double>(19, 23, 40, false, false, 1.5, 0.5, rng, binades_gen(w),
-                                        binades_gen(w / 3));
+    const auto p = ExKokkosTest::GemmTest::random_problem<double>(
+        19, 23, 40, false, false, 1.5, 0.5, rng, binades_gen(w), binades_gen(w / 3));
     const auto plan = plan_of(p);
     ASSERT_TRUE(plan.feasible) << plan.reason;
     EXPECT_GE(plan.slices_a, int(2 * w / plan.slice_bits)) << "w " << w;
     check_ozaki(p, p.expected(), "2^+-" + describe(w), w < 300);  // 2^+-300: 90 int8 slices
   }
   // Rows and columns of very different magnitudes: each gets its own scale.
-  Problem<double> p =
-      make_problem<double>(12, 10, 30, false, true, -1.0, 1.0, rng, normal_gen(), normal_gen());
+  Problem<double> p = ExKokkosTest::GemmTest::random_problem<double>(
+      12, 10, 30, false, true, -1.0, 1.0, rng, normal_gen(), normal_gen());
   for (std::size_t i = 0; i < p.m; ++i)
     for (std::size_t l = 0; l < p.k; ++l) p.a[i * p.k + l] *= std::ldexp(1.0, int(i) * 150 - 900);
   for (std::size_t j = 0; j < p.n; ++j)
@@ -229,17 +212,17 @@ TEST(GemmOzaki, SubnormalProductsAndEntries) {
   for (auto centres : {std::make_pair(-600.0, -500.0), std::make_pair(-1040.0, 10.0),
                        std::make_pair(-1000.0, -60.0), std::make_pair(-1060.0, -1060.0)}) {
     for (double alpha : {1.0, 0x1p-30, 0x1p600}) {
-      const auto p =
-          make_problem<double>(21, 17, 33, true, false, alpha, 0x1p-1060, rng,
-                               binades_gen(8, centres.first), binades_gen(8, centres.second));
+      const auto p = ExKokkosTest::GemmTest::random_problem<double>(
+          21, 17, 33, true, false, alpha, 0x1p-1060, rng, binades_gen(8, centres.first),
+          binades_gen(8, centres.second));
       check_ozaki(p, p.expected(),
                   "2^" + describe(centres.first) + " x 2^" + describe(centres.second) + " alpha " +
                       describe(alpha));
     }
   }
   // Subnormal bit patterns (few significant bits each).
-  Problem<double> p = make_problem<double>(9, 8, 20, false, false, 0x1p1000, 1.0, rng,
-                                           binades_gen(2), binades_gen(2));
+  Problem<double> p = ExKokkosTest::GemmTest::random_problem<double>(
+      9, 8, 20, false, false, 0x1p1000, 1.0, rng, binades_gen(2), binades_gen(2));
   const auto sub = ExKokkosTest::subnormal_only(p.a.size(), rng);
   p.a = sub;
   check_ozaki(p, p.expected(), "subnormal A");
@@ -251,9 +234,9 @@ TEST(GemmOzaki, HugeEntries) {
   Rng rng(105);
   for (double alpha : {1.0, 0x1p-1000, -0x1p-1074, 0x1.8p-1001})
     for (auto centres : {std::make_pair(990.0, 990.0), std::make_pair(1000.0, -1000.0)}) {
-      const auto p =
-          make_problem<double>(8, 7, 25, false, true, alpha, 0.5, rng,
-                               binades_gen(6, centres.first), binades_gen(6, centres.second));
+      const auto p = ExKokkosTest::GemmTest::random_problem<double>(
+          8, 7, 25, false, true, alpha, 0.5, rng, binades_gen(6, centres.first),
+          binades_gen(6, centres.second));
       check_ozaki(p, p.expected(),
                   "2^" + describe(centres.first) + " x 2^" + describe(centres.second) + " alpha " +
                       describe(alpha));
@@ -305,7 +288,8 @@ TEST(GemmOzaki, RefusesWhatItCannotSplitAndFallsBack) {
       {"near overflow", binades_gen(3, 1020), binades_gen(3, 1020)},
   };
   for (const auto& cs : cases) {
-    const auto p = make_problem<double>(6, 5, 30, false, false, 0x1p-1000, 0.5, rng, cs.a, cs.b);
+    const auto p = ExKokkosTest::GemmTest::random_problem<double>(6, 5, 30, false, false, 0x1p-1000,
+                                                                  0.5, rng, cs.a, cs.b);
     for (SliceDigits digits : {SliceDigits::fp64, SliceDigits::int8}) {
       ExKokkos::OzakiPlan plan;
       const auto untouched = run_ozaki<Kokkos::LayoutLeft>(p, SliceGemm::automatic, plan, digits);
@@ -322,8 +306,8 @@ TEST(GemmOzaki, RefusesWhatItCannotSplitAndFallsBack) {
 // NaN and inf: refused, and the forced schedule gives the IEEE results of the default one.
 TEST(GemmOzaki, SpecialValuesFallBackToTheIeeeResults) {
   Rng rng(108);
-  auto p =
-      make_problem<double>(40, 9, 33, false, false, 1.5, 0.5, rng, uniform_gen(), uniform_gen());
+  auto p = ExKokkosTest::GemmTest::random_problem<double>(40, 9, 33, false, false, 1.5, 0.5, rng,
+                                                          uniform_gen(), uniform_gen());
   p.a[3 * p.k + 4] = std::numeric_limits<double>::quiet_NaN();
   p.a[20 * p.k + 7] = std::numeric_limits<double>::infinity();
   p.b[5 * p.n + 2] = -std::numeric_limits<double>::infinity();
@@ -342,7 +326,8 @@ TEST(GemmOzaki, SpecialValuesFallBackToTheIeeeResults) {
   }
   EXPECT_GT(nans, 0);
   // C's own specials do not stop the path: beta * c follows IEEE rules in the rounding.
-  auto q = make_problem<double>(5, 4, 10, true, true, 2.0, 1.0, rng, uniform_gen(), uniform_gen());
+  auto q = ExKokkosTest::GemmTest::random_problem<double>(5, 4, 10, true, true, 2.0, 1.0, rng,
+                                                          uniform_gen(), uniform_gen());
   q.c[0] = std::numeric_limits<double>::quiet_NaN();
   q.c[5] = -std::numeric_limits<double>::infinity();
   ExKokkos::OzakiPlan qp;
@@ -402,8 +387,8 @@ TEST(GemmOzaki, FloatIsCorrectlyRoundedToFloat) {
   for (bool ta : {false, true})
     for (float alpha : {1.0f, -2.5f, 0.3f})
       for (float beta : {0.0f, 0.7f}) {
-        const auto p = make_problem<float>(34, 5, 29, ta, !ta, alpha, beta, rng, uniform_gen(),
-                                           binades_gen(20));
+        const auto p = ExKokkosTest::GemmTest::random_problem<float>(
+            34, 5, 29, ta, !ta, alpha, beta, rng, uniform_gen(), binades_gen(20));
         check_ozaki(p, p.expected(), std::string("float ") + (ta ? "TN" : "NT"));
       }
 }
@@ -412,8 +397,8 @@ TEST(GemmOzaki, FloatIsCorrectlyRoundedToFloat) {
 // (and its refused flags, reused from block to block) see the right columns.
 TEST(GemmOzaki, ColumnBlocks) {
   Rng rng(110);
-  const auto p =
-      make_problem<double>(37, 11, 70, false, true, 0.7, -0.3, rng, normal_gen(), binades_gen(30));
+  const auto p = ExKokkosTest::GemmTest::random_problem<double>(37, 11, 70, false, true, 0.7, -0.3,
+                                                                rng, normal_gen(), binades_gen(30));
   const auto e = p.expected();
   // P's budget in bytes: one column per block, a few columns, the default.
   for (SliceDigits digits : {SliceDigits::fp64, SliceDigits::int8})
@@ -433,8 +418,8 @@ TEST(GemmOzaki, SameBitsAsEveryOtherSchedule) {
       {"uniform", uniform_gen()}, {"normal", normal_gen()}, {"2^+-40", binades_gen(40)}};
   for (const auto& kind : kinds)
     for (bool ta : {false, true}) {
-      const auto p =
-          make_problem<double>(45, 38, 90, ta, !ta, 1.25, -0.5, rng, kind.second, kind.second);
+      const auto p = ExKokkosTest::GemmTest::random_problem<double>(45, 38, 90, ta, !ta, 1.25, -0.5,
+                                                                    rng, kind.second, kind.second);
       const auto e = p.expected();
       for (SliceDigits digits : {SliceDigits::fp64, SliceDigits::int8}) {
         ExKokkos::OzakiPlan plan;
@@ -488,8 +473,8 @@ std::vector<T> run_automatic(const Problem<T>& p, Launches& launched) {
 TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
   Rng rng(113);
   const std::size_t n = 520;
-  const auto p =
-      make_problem<double>(n, n, n, false, false, 1.5, 0.5, rng, uniform_gen(), uniform_gen());
+  const auto p = ExKokkosTest::GemmTest::random_problem<double>(n, n, n, false, false, 1.5, 0.5,
+                                                                rng, uniform_gen(), uniform_gen());
   // The plan exgemm takes: int8 slices on CUDA with cuBLAS, double slices elsewhere.
   const auto plan = plan_of(p, SliceDigits::automatic);
   ASSERT_TRUE(plan.feasible) << plan.reason;
@@ -515,11 +500,12 @@ TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
   const std::vector<Case> cases = {
       {"uniform 520^3", p, device, device},
       {"uniform 64^3",
-       make_problem<double>(64, 64, 64, false, false, 1.5, 0.5, rng, uniform_gen(), uniform_gen()),
+       ExKokkosTest::GemmTest::random_problem<double>(64, 64, 64, false, false, 1.5, 0.5, rng,
+                                                      uniform_gen(), uniform_gen()),
        false, false},
       {"600 binades 520^3",
-       make_problem<double>(n, n, n, false, false, 1.5, 0.5, rng, binades_gen(300),
-                            binades_gen(300)),
+       ExKokkosTest::GemmTest::random_problem<double>(n, n, n, false, false, 1.5, 0.5, rng,
+                                                      binades_gen(300), binades_gen(300)),
        device, false}};
   for (const Case& c : cases) {
     const auto& q = c.problem;
@@ -559,8 +545,8 @@ TEST(GemmOzaki, AutomaticTakesItWhereItPaysWithTheSameBits) {
 // one slice for small integers, refusal with a reason for NaN.
 TEST(GemmOzaki, PlanCountsSlicesFromTheData) {
   Rng rng(112);
-  auto p =
-      make_problem<double>(16, 16, 1024, false, false, 1.0, 0.0, rng, uniform_gen(), normal_gen());
+  auto p = ExKokkosTest::GemmTest::random_problem<double>(16, 16, 1024, false, false, 1.0, 0.0, rng,
+                                                          uniform_gen(), normal_gen());
   auto plan = plan_of(p);
   ASSERT_TRUE(plan.feasible);
   EXPECT_EQ(plan.slice_bits, 21);
@@ -590,8 +576,8 @@ TEST(GemmOzaki, PlanCountsSlicesFromTheData) {
   // Long lines are scanned in chunks of k (64 on devices, 4096 on the host) whose partial results
   // are combined: a NaN or a lowest bit in the last chunk only, a zero line.
   const std::size_t long_k = 9000;
-  auto q =
-      make_problem<double>(3, 2, long_k, false, false, 1.0, 0.0, rng, uniform_gen(), uniform_gen());
+  auto q = ExKokkosTest::GemmTest::random_problem<double>(3, 2, long_k, false, false, 1.0, 0.0, rng,
+                                                          uniform_gen(), uniform_gen());
   for (std::size_t i = 0; i < q.m; ++i)
     for (std::size_t l = 0; l < long_k; ++l) q.a[i * long_k + l] = l == 0 ? 0.75 : 0.5;
   for (std::size_t l = 0; l < long_k; ++l) q.a[2 * long_k + l] = 0.0;  // row 2: zero
@@ -625,8 +611,8 @@ TEST(GemmOzaki, Int8SumsUpToTheInt32Limit) {
   };
   for (const Case cs : {Case{127.0, 1, 133144}, Case{16383.0, 2, 66572}})
     for (std::size_t k : {cs.last_k, cs.last_k + 1}) {
-      Problem<double> p =
-          make_problem<double>(2, 3, k, true, false, 1.0, 0.0, rng, uniform_gen(), uniform_gen());
+      Problem<double> p = ExKokkosTest::GemmTest::random_problem<double>(
+          2, 3, k, true, false, 1.0, 0.0, rng, uniform_gen(), uniform_gen());
       // Row 0 and column 0 all positive (the sum k digit^2 itself), the others of random signs.
       for (std::size_t i = 0; i < p.a.size(); ++i)
         p.a[i] = (i % p.m == 0 || (rng() & 1)) ? cs.digit : -cs.digit;
