@@ -27,7 +27,8 @@
 #   EXKOKKOS_KEEP_BUILD=1  keep the extracted sources and build trees (default: deleted on success)
 #   EXKOKKOS_DEBIAN_MIRROR  Debian mirror for the source package (default http://deb.debian.org/debian)
 #   EXKOKKOS_KERNELS_COMPONENTS  Kokkos Kernels components with ETI (default "BLAS;BATCHED;GRAPH";
-#                       "ALL" adds the sparse kernels' ETI: about 18 instead of 3 minutes on 2 cores)
+#                       "ALL" adds the sparse kernels' ETI, which ExKokkos does not use and
+#                       which takes most of the build: docs/performance.md, "Build time")
 #
 # Installs are keyed by version and by a hash of the whole configuration (compiler, CMake options,
 # recipe revision); a stamp file is written only after a verified install, so a second run that finds
@@ -131,7 +132,7 @@ COMMON_OPTS=(
 )
 # Kokkos_ARCH for this machine's CPU, as HPC users build Kokkos: it puts -march into Kokkos'
 # interface flags, so ExKokkos' kernels (and the baselines built beside them) get AVX2/AVX-512 and
-# inline FMA instead of the x86-64 baseline (measured here: exdot 2x faster). Kokkos 3.4 has no
+# inline FMA instead of the x86-64 baseline (docs/performance.md has the difference). Kokkos 3.4 has no
 # ARCH_NATIVE, so map the CPU flags to the closest option; EXKOKKOS_KOKKOS_ARCH overrides (NONE,
 # HSW, SKX, ...). The arch is part of the cache key, so another CPU gets its own build.
 detect_kokkos_arch() {

@@ -146,8 +146,8 @@ void oracle_results(const Case& c, double (&expected)[4]) {
   expected[3] = ExKokkosTest::exact_nrm2(c.x);
 }
 
-// One test a case, so that a run can be spread over processes: under compute-sanitizer's
-// racecheck the GPU part of all five cases in one process did not finish in 18 minutes.
+// One test a case, so that a run can be spread over processes (compute-sanitizer's racecheck of
+// all five cases' GPU part in one process is long).
 class Level1Reproducibility : public ::testing::TestWithParam<int> {};
 
 TEST_P(Level1Reproducibility, EveryBackendOptionAndOrderGivesTheOracleBits) {
