@@ -10,8 +10,8 @@
 // deposits before counting), takes the global digits, normalizes them and hands them to a finisher
 // (rounding, storing). No team waits for another: the teams that are not last simply end, so this
 // needs no forward-progress guarantee between teams (Kokkos gives none; spinning on a flag set by
-// another team, or a fence taken for a barrier, is the defect of earlier GPU implementations that
-// this avoids). It is the "last block" pattern of CUDA's threadFenceReduction sample.
+// another team, or a fence taken for a barrier, is a known defect of GPU reductions that this
+// avoids). It is the "last block" pattern of CUDA's threadFenceReduction sample.
 //
 // Registers: the merging and rounding code needs hundreds of registers, and a kernel gets the
 // registers of its most demanding path; unbounded, it cuts the accumulating loop to one team per

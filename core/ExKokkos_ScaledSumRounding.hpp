@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RN(alpha * S + beta * y) for an exact sum S held in a long accumulator, correctly rounded as
 // one expression: the last step of every row of exgemv (and of every element of exgemm). Rounding
-// S first and then computing alpha * RN(S) + beta * y would round two or three times; the
-// earlier GPU implementation ignored alpha altogether.
+// S first and then computing alpha * RN(S) + beta * y would round two or three times, and
+// ignoring alpha is wrong outright (docs/design.md, "Pitfalls the tests guard against").
 //
 // Method. alpha = ma 2^ea with an odd-or-not integer ma < 2^53. The exact value
 //     alpha S + beta y = ma |S|_int 2^(ea - 2148) (+-) mb my 2^(eb + ey)
@@ -15,7 +15,7 @@
 // 170 digits of 32 bits (5440 bits) hold the sum with room for the sign. The frame uses the
 // accumulator's carry-save digits (each digit takes at most seven chunks below 2^32 here, far
 // from the headroom), is normalized once and rounded once with the same integer rounding as the
-// accumulator (docs/design.md, "One correct rounding"), now with frame exponent F.
+// accumulator (docs/design.md, "One correct rounding"), but with frame exponent F.
 //
 // IEEE special values: NaN, infinities and signed zeros come out as IEEE arithmetic on
 // alpha * S + beta * y would give them, with S's own specials and signed zero taken from its

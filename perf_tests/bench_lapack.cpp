@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // LU benchmarks: batched exgetf2 beside a non-reproducible batched getf2 of the same structure
 // (exgetf2's own left-looking team loop with plain double dot products), for n = 8 to 128
-// with batches of 2^23 matrix entries (64 MiB a copy, twice the EPYC's L3: the matrices stream
-// from memory); single-matrix exgetf2 (64 to 2048) beside OpenBLAS' dgetrf; and
-// the same for the factor-and-solve exgesv (exgetrs inside) beside a plain batched solve and
-// OpenBLAS' dgesv. Prints the time ratios at the end (--benchmark_out=f.json
-// --benchmark_out_format=json for perf_tests/plot_results.py).
+// with batches of 2^23 matrix entries (64 MiB a copy, twice the L3 cache of the AMD EPYC of
+// docs/performance.md: the matrices stream from memory); single-matrix exgetf2 (64 to 2048)
+// beside OpenBLAS' dgetrf; and the same for the factor-and-solve exgesv (exgetrs inside) beside a
+// plain batched solve and OpenBLAS' dgesv. Prints the time ratios at the end
+// (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"

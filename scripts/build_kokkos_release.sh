@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Build and cache an upstream release of Kokkos and Kokkos Kernels (Serial + OpenMP, C++17,
-# Kernels with the OpenBLAS BLAS/LAPACK TPLs), the versions users run today, beside the 3.4.01 of
+# Kernels with the OpenBLAS BLAS/LAPACK TPLs), the 4.x line users run, beside the 3.4.01 of
 # scripts/build_kokkos.sh (Debian 12's own, the oldest ExKokkos supports).
 #
 #   bash scripts/build_kokkos_release.sh     build if needed, then print the two prefixes

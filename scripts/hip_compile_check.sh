@@ -235,7 +235,7 @@ __global__ void exkokkos_probe(double* r, const double* x, const double* y, cons
 }
 EOF
 # The commands first, then grep: grep -m1 closing the pipe early would kill ninja with SIGPIPE,
-# and pipefail would count that as a failure (it did, at random, in a CI run).
+# and pipefail would count that as a failure, at random.
 all_cmds=$(cd "$BUILD" && ninja -t commands unit_tests/test_error_free_transforms 2>/dev/null) ||
   die "ninja -t commands failed for test_error_free_transforms"
 obj_cmd=$(grep -m1 -- '-c .*test_error_free_transforms\.cpp' <<<"$all_cmds") ||

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-# ExKokkos against today's Kokkos: builds Kokkos 4.6.01 and Kokkos Kernels 4.6.02
+# ExKokkos against an upstream Kokkos release: builds Kokkos 4.6.01 and Kokkos Kernels 4.6.02
 # (scripts/build_kokkos_release.sh, cached), then a second build of ExKokkos against them in
 # $EXKOKKOS_BUILD_DIR-kokkos-release, and runs a cross-section of the suites there: the two
 # executables of grouped suites (the level-1 routines and the team forms; exgemm, the LU and the

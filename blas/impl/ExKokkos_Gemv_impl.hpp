@@ -335,7 +335,7 @@ struct TeamPerOutputFunctor {
 // accumulator for every output, which for 16384 terms per output cost more than the terms.
 //
 // The launch bounds cap the registers at 65536 / (256 * 3) = 85 per thread: the rounding of an
-// output needs far more (ptxas gave the unbounded kernel 255 and a stack), and a kernel gets the
+// output needs far more (ptxas gives the unbounded kernel 255 and a stack), and a kernel gets the
 // registers of its most demanding path. Capped, the rounding spills to (cached) local memory,
 // once per output, and the loop over the terms keeps three teams per multiprocessor.
 //
