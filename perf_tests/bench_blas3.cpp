@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Level-3 benchmarks: exgemm beside KokkosBlas::gemm (OpenBLAS here) for square sizes 128 to
+// Level-3 benchmarks: exgemm beside KokkosBlas::gemm (OpenBLAS behind it) for square sizes 128 to
 // 2048 and skinny shapes, LayoutLeft, alpha 1.5, beta 0.5. Reports GFLOP/s (2 m n k flops, the
 // ordinary count, for both) and prints the time ratios at the end (--benchmark_out=f.json
 // --benchmark_out_format=json for perf_tests/plot_results.py). --benchmark_filter=/128 etc. to

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Bitwise reproducibility of the level-1 reductions: the same bits on Serial and OpenMP, for
 // team sizes 1 to the maximum, league sizes 1 to 4096, every tuning option, and a shuffled input
-// (an exact sum does not depend on order), all equal to the MPFR oracle. ctest runs this binary
+// (an exact sum does not depend on order), all equal to the MPFR oracle. ctest runs this suite
 // with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes the bits it got to $EXKOKKOS_REPRO_OUT and
 // the test repro_compare_thread_counts checks that the four files are identical. The ordinary
 // KokkosBlas::dot and a plain parallel_reduce are printed beside them, to show why this matters.

@@ -2,7 +2,7 @@
 // exgemv, extrsv, the LU (exgetf2_batched, exgesv with refinement) and exgemm give the same bits
 // whatever runs them. Within one process: every schedule, team and league size, and a random
 // permutation of the inner index (an exact sum does not depend on order). Across
-// processes: ctest runs this executable with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
+// processes: ctest runs this suite with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
 // digest of the bits it got to $EXKOKKOS_REPRO_OUT and repro2_compare_thread_counts compares the
 // four files. Ordinary KokkosBlas::gemv and gemm on the same data are printed beside for contrast.
 #include <ExKokkos.hpp>

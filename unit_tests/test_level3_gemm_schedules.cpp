@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // exgemm against the MPFR oracle, bit for bit, under every schedule, team and league size,
 // accumulator count, expansion size and early-exit setting, and the tiles schedule's fallback on
-// tiles with special values. Compiled into test_level2_reproducibility, the executable that
-// compiles every expansion size, as one translation unit with it (the same exgemm kernels).
+// tiles with special values. Compiled into test_tuning_suites, the executable that compiles every
+// expansion size, as one translation unit with test_level2_reproducibility (the same exgemm
+// kernels).
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
