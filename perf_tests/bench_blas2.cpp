@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-2 benchmarks: exgemv beside KokkosBlas::gemv (OpenBLAS behind it) for "N" and "T" on
-// square, tall and wide matrices, and extrsv (lower, non-unit; "N", and "T", which walks the triangle
-// backwards along its contiguous columns) beside KokkosBlas::trsm with one right-hand side and a
-// plain Kokkos substitution ("N"). Prints the time ratios at the end
+// square, tall and wide matrices, and extrsv (lower, non-unit; "N", and "T", which walks the
+// triangle backwards along its contiguous columns) beside KokkosBlas::trsm with one right-hand
+// side and a plain Kokkos substitution ("N"). Prints the time ratios at the end
 // (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
