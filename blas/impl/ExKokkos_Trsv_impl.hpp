@@ -399,10 +399,15 @@ int solve_triangular(const ExecSpace& space, const Tri& tri, const BView& b, boo
   const std::int64_t n = tri.n;
   const TrsvPlan plan = plan_trsv<T>(space, options, n, routine);
   const TrsvWorkspaces<ExecSpace> ws(space, plan);
-  Kokkos::View<T*, typename ExecSpace::memory_space> original, correction;
+  Kokkos::View<T*, typename ExecSpace::memory_space> original, correction_memory;
+  // d is solved for as b's type (a view assignment of rank 1 keeps the pointer and converts any
+  // layout), so that the substitution of b and of d share one instantiation of every kernel.
+  BView correction;
   if (options.refinement_steps > 0) {
     original = decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), n);
-    correction = decltype(correction)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "d"), n);
+    correction_memory =
+        decltype(correction_memory)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "d"), n);
+    correction = correction_memory;
     Kokkos::deep_copy(space, original, b);
   }
   blocked_substitution<T>(space, tri, b, unit, options, plan, ws, routine);
