@@ -11,7 +11,9 @@
 namespace ExKokkos {
 
 // How a matrix routine (exgemv, exgemm, exgetf2) maps its work onto threads. Every schedule gives
-// the same bits.
+// the same bits. On the host, exgemv's and extrsv's team schedules are compiled only with
+// EXKOKKOS_ALL_KERNEL_VARIANTS; otherwise they run as automatic (docs/options.md, "Compiled kernel
+// variants").
 enum class Schedule : int {
   automatic,        // by backend and layout (host: the lanes that read A contiguously)
   output_lanes,     // host: one thread per block of 32 outputs, vectorized across outputs
@@ -34,7 +36,7 @@ enum class Schedule : int {
 
 struct Options {
   // Doubles per floating-point expansion (per thread): 2, 3, 4, 6 or 8. A size this build does
-  // not compile runs as the nearest compiled one (docs/options.md, "Compiled expansion sizes").
+  // not compile runs as the nearest compiled one (docs/options.md, "Compiled kernel variants").
   int expansion_size = 0;
   // Stop the expansion's cascade as soon as the carried error is zero (a branch per slot).
   // -1: default, 0: off, 1: on.
@@ -44,7 +46,8 @@ struct Options {
   int league_size = 0;
   int accumulators_per_team = 0;
   // Matrix routines only. extrsv: its panel products, and with team_per_output or output_block,
-  // a team per diagonal block on the host too (one thread by default there; a team on devices).
+  // a team per diagonal block on the host too where compiled (one thread by default there; a team
+  // on devices).
   Schedule schedule = Schedule::automatic;
   // extrsv: rows per diagonal block; exgemm's tiles schedule: the depth of the panels of op(A)
   // and op(B) staged in scratch memory (0: default).

@@ -14,6 +14,7 @@
 #include "ExKokkosTest_Matrices.hpp"
 #include "ExKokkosTest_Views.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <random>
 #include <string>
@@ -62,6 +63,42 @@ Problem<T> random_problem(std::size_t m, std::size_t n, bool transposed, T alpha
   for (std::size_t i = 0; i < (transposed ? m : n); ++i) p.x.push_back(T(u(rng)));
   for (std::size_t i = 0; i < p.outputs(); ++i) p.y.push_back(T(u(rng)));
   return p;
+}
+
+// Rows whose dot products with x cancel to a tiny fraction of their terms (GenDot, condition
+// number cond): row i of the 40 x 60 A is GenDot's partner of x scaled by 2^(i mod 7 - 3) with
+// its last element nudged, so every row is ill-conditioned and differs from the others (but
+// every fifth, a well-conditioned one, so that the blocks of the host's output_lanes mix rows
+// whose compensated sums certify with rows that must take the exact path).
+inline Problem<double> ill_conditioned_rows(double cond, Rng& rng) {
+  const std::size_t n = 60, m = 40;
+  const auto pair = gen_dot(n, cond, rng);
+  Problem<double> p;
+  p.m = m;
+  p.n = n;
+  p.x = pair.first;
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double v = std::ldexp(pair.second[j], static_cast<int>(i % 7) - 3);
+      if (j + 1 == n && i % 2 == 1) v = std::nextafter(v, 0.0);
+      if (i % 5 == 4) v = u(rng);
+      p.a.push_back(v);
+    }
+  for (std::size_t i = 0; i < m; ++i) p.y.push_back(u(rng) * 1e-20);
+  return p;
+}
+
+// The same rows as columns of A, for "T".
+template <class T>
+Problem<T> as_columns(const Problem<T>& p) {
+  Problem<T> q = p;
+  q.m = p.n;
+  q.n = p.m;
+  q.transposed = true;
+  for (std::size_t i = 0; i < p.m; ++i)
+    for (std::size_t j = 0; j < p.n; ++j) q.a[j * p.m + i] = p.a[i * p.n + j];
+  return q;
 }
 
 // exgemv on the default space with views of ViewLayout; y's elements.

@@ -80,52 +80,20 @@ TEST(Gemv, FloatIsCorrectlyRoundedToFloat) {
       }
 }
 
-// Rows whose dot products with x cancel to a tiny fraction of their terms (GenDot, condition
-// numbers 1e10 to 1e300): row i is GenDot's partner of x scaled by 2^(i mod 7 - 3) with its last
-// element nudged, so every row is ill-conditioned and differs from the others (but every fifth, a
-// well-conditioned one). "N" and "T", so that both host lane schedules meet rows their
-// compensated try must refuse.
+// Ill-conditioned rows (GemvTest::ill_conditioned_rows, condition numbers 1e10 to 1e300), "N" and
+// "T", so that both host lane schedules meet rows their compensated try must refuse (the same rows
+// under output_block: test_level2_gemv_schedules.cpp).
 TEST(Gemv, IllConditionedRows) {
   Rng rng(11);
   for (double cond : {1e10, 1e50, 1e150, 1e300}) {
-    const std::size_t n = 60, m = 40;
-    const auto pair = ExKokkosTest::gen_dot(n, cond, rng);
-    Problem<double> p;
-    p.m = m;
-    p.n = n;
-    p.x = pair.first;
-    std::uniform_real_distribution<double> u(-1, 1);
-    // Every fifth row well conditioned, so that the blocks of the host's output_lanes mix rows
-    // whose compensated sums certify with rows that must take the exact path.
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t j = 0; j < n; ++j) {
-        double v = std::ldexp(pair.second[j], static_cast<int>(i % 7) - 3);
-        if (j + 1 == n && i % 2 == 1) v = std::nextafter(v, 0.0);
-        if (i % 5 == 4) v = u(rng);
-        p.a.push_back(v);
-      }
-    for (std::size_t i = 0; i < m; ++i) p.y.push_back(u(rng) * 1e-20);
-    // The same rows as columns of A, for "T" (the host's inner_lanes).
-    Problem<double> q = p;
-    q.m = n;
-    q.n = m;
-    q.transposed = true;
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t j = 0; j < n; ++j) q.a[j * m + i] = p.a[i * n + j];
-    // Also output_block (the devices' default) with several threads per output, whose blocks
-    // certify some outputs and walk the others exactly.
-    ExKokkos::Options block;
-    block.schedule = ExKokkos::Schedule::output_block;
-    block.team_size = std::min(4, ExKokkosTest::widest_team<Space>());
+    Problem<double> p = ill_conditioned_rows(cond, rng);
+    Problem<double> q = as_columns(p);
     for (double alpha : {1.0, -0.7, 3.1e5})
       for (double beta : {0.0, 1.0, 0.37}) {
         p.alpha = q.alpha = alpha;
         p.beta = q.beta = beta;
         check_all_layouts(p, "cond " + describe(cond) + " alpha " + describe(alpha));
         check_all_layouts(q, "T, cond " + describe(cond) + " alpha " + describe(alpha));
-        check_all_layouts(p, "output_block, cond " + describe(cond) + " alpha " + describe(alpha),
-                          block);
-        check_all_layouts(q, "output_block T, cond " + describe(cond), block);
       }
   }
 }

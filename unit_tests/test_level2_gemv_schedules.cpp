@@ -70,5 +70,29 @@ TEST(Gemv, EveryScheduleGivesTheOracleBits) {
     }
 }
 
+// The ill-conditioned rows of test_level2_gemv.cpp (the same problems) under output_block (the
+// devices' default) with several threads per output, whose blocks certify some outputs and walk
+// the others exactly; here, where the host compiles its team schedules.
+TEST(Gemv, IllConditionedRowsUnderOutputBlock) {
+  Rng rng(11);
+  ExKokkos::Options block;
+  block.schedule = ExKokkos::Schedule::output_block;
+  block.team_size = std::min(4, ExKokkosTest::widest_team<Space>());
+  for (double cond : {1e10, 1e50, 1e150, 1e300}) {
+    Problem<double> p = ill_conditioned_rows(cond, rng);
+    Problem<double> q = as_columns(p);
+    for (double alpha : {1.0, -0.7, 3.1e5})
+      for (double beta : {0.0, 1.0, 0.37}) {
+        p.alpha = q.alpha = alpha;
+        p.beta = q.beta = beta;
+        check_all_layouts(p,
+                          "output_block, cond " + ExKokkosTest::describe(cond) + " alpha " +
+                              ExKokkosTest::describe(alpha),
+                          block);
+        check_all_layouts(q, "output_block T, cond " + ExKokkosTest::describe(cond), block);
+      }
+  }
+}
+
 }  // namespace GemvSchedulesSuite
 }  // namespace

@@ -165,7 +165,7 @@ Kokkos::View<T*, Kokkos::LayoutStride, Mem> strided_view(const std::vector<T>& v
 
 // Tuning that differs from rank to rank (it changes no bits): league sizes, and expansion sizes 2
 // and 8, which every build compiles as two different sizes (2 and 3 on the host, 4 and 8 on
-// devices: options.md, "Compiled expansion sizes"; every size with ALL_EXPANSION_SIZES).
+// devices: options.md, "Compiled kernel variants"; every size with ALL_KERNEL_VARIANTS).
 ExKokkos::Options rank_options(Distribution d, int rank) {
   ExKokkos::Options o;
   if (d == Distribution::random_owner) {

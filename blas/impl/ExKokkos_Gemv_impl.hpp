@@ -646,11 +646,19 @@ void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, cons
   if constexpr (is_host_space<ExecSpace>()) {
     if (c.schedule == Schedule::output_lanes) return launch_output_lanes(space, c, op, x, finish);
     if (c.schedule == Schedule::inner_lanes) return launch_inner_lanes(space, c, op, x, finish);
+    if constexpr (!compiles_team_schedules<ExecSpace>()) {
+      // A team schedule this build does not compile for the host (options checked as asked) runs
+      // as automatic would: the same bits.
+      if (op.inner_contiguous()) return launch_inner_lanes(space, c, op, x, finish);
+      return launch_output_lanes(space, c, op, x, finish);
+    }
   }
-  if (c.schedule == Schedule::output_block)
-    launch_output_block(space, c, op, x, finish);
-  else
-    launch_team_per_output(space, c, op, x, finish);
+  if constexpr (compiles_team_schedules<ExecSpace>()) {
+    if (c.schedule == Schedule::output_block)
+      launch_output_block(space, c, op, x, finish);
+    else
+      launch_team_per_output(space, c, op, x, finish);
+  }
 }
 
 }  // namespace Impl

@@ -219,6 +219,9 @@ TrsvPlan plan_trsv(const ExecSpace& space, const Options& options, std::int64_t 
     check_option(deposits < std::int64_t(AccumulatorFormat::deposit_capacity), routine,
                  "extrsv with " + std::to_string(n) + " rows (a team accumulator's headroom)");
   }
+  // Checked as asked; a team solve this build does not compile for the host runs as the default
+  // one-thread blocks (compiles_team_schedules: the same bits).
+  if (!compiles_team_schedules<ExecSpace>()) plan.diagonal = DiagonalSolve::one_thread;
   if (plan.diagonal == DiagonalSolve::certified_rows) {
     // A block of R rows a thread unless asked for fewer; the bits do not depend on it.
     const std::int64_t most = std::int64_t(certified_rows_per_thread) * plan.launch.team_size;
@@ -337,7 +340,7 @@ void launch_diagonal_block(const ExecSpace& space, const TrsvPlan& plan, const T
                            const BView& b, const TrsvWorkspaces<ExecSpace>& ws, std::int64_t p,
                            std::int64_t rows, bool unit) {
   if constexpr (is_host_space<ExecSpace>()) {  // the one-thread solve is a host loop
-    if (plan.diagonal == DiagonalSolve::one_thread) {
+    if (plan.diagonal == DiagonalSolve::one_thread || !compiles_team_schedules<ExecSpace>()) {
       with_expansion_size<ExecSpace, Kernels::matrix>(plan.launch.expansion_size, [&](auto size) {
         using F = DiagonalBlockFunctor<Tri, BView, TrsvWorkspace<ExecSpace>, decltype(size)::value>;
         Kokkos::parallel_for("ExKokkos::extrsv::diagonal_block",
@@ -347,7 +350,8 @@ void launch_diagonal_block(const ExecSpace& space, const TrsvPlan& plan, const T
       return;
     }
   }
-  launch_team_diagonal_block(space, plan.launch, tri, b, ws.exact, p, rows, unit);
+  if constexpr (compiles_team_schedules<ExecSpace>())
+    launch_team_diagonal_block(space, plan.launch, tri, b, ws.exact, p, rows, unit);
 }
 
 // The panel of block p: each row's sum over the solved columns, exact (by the exgemv schedules),
@@ -367,8 +371,9 @@ template <class T, class ExecSpace, class Tri, class BView>
 void blocked_substitution(const ExecSpace& space, const Tri& tri, const BView& b, bool unit,
                           const Options& options, const TrsvPlan& plan,
                           const TrsvWorkspaces<ExecSpace>& ws, const char* routine) {
-  if (plan.diagonal == DiagonalSolve::certified_rows)
-    return certified_substitution(space, plan, tri, b, ws, unit);
+  if constexpr (compiles_team_schedules<ExecSpace>())
+    if (plan.diagonal == DiagonalSolve::certified_rows)
+      return certified_substitution(space, plan, tri, b, ws, unit);
   const std::int64_t n = tri.n, nb = plan.block;
   for (std::int64_t p = 0; p < n; p += nb) {
     const std::int64_t rows = n - p < nb ? n - p : nb;

@@ -30,22 +30,22 @@ namespace Impl {
 // products), 4 and 8 on devices; the matrix routines (exgemv, exgemm, extrsv, the LU routines)
 // only their default, 3 slots on the host and 4 on devices, each of their kernels being several
 // times a reduction's code. Early exit: off on the host, on on devices.
-// EXKOKKOS_ALL_EXPANSION_SIZES (common/ExKokkos_config.hpp, CMake's
-// ExKokkos_ENABLE_ALL_EXPANSION_SIZES, or -D for a program whose every translation unit sees the
-// same value) compiles 2, 3, 4, 6 and 8 with and without early exit everywhere, for the tests that
-// compare their bits.
+// EXKOKKOS_ALL_KERNEL_VARIANTS (common/ExKokkos_config.hpp, CMake's
+// ExKokkos_ENABLE_ALL_KERNEL_VARIANTS, or -D for a program whose every translation unit sees the
+// same value) compiles 2, 3, 4, 6 and 8 with and without early exit everywhere, and every schedule
+// (compiles_team_schedules below), for the tests that compare their bits.
 enum class Kernels { level1, matrix };
 
 template <class ExecSpace>
 constexpr bool compiles_expansion_size(int n, Kernels kind = Kernels::level1) {
-  if (EXKOKKOS_ALL_EXPANSION_SIZES) return n == 2 || n == 3 || n == 4 || n == 6 || n == 8;
+  if (EXKOKKOS_ALL_KERNEL_VARIANTS) return n == 2 || n == 3 || n == 4 || n == 6 || n == 8;
   if (kind == Kernels::matrix) return n == (is_host_space<ExecSpace>() ? 3 : 4);
   return is_host_space<ExecSpace>() ? n == 2 || n == 3 : n == 4 || n == 8;
 }
 
 template <class ExecSpace>
 constexpr bool compiles_early_exit(bool early_exit) {
-  return EXKOKKOS_ALL_EXPANSION_SIZES || early_exit == !is_host_space<ExecSpace>();
+  return EXKOKKOS_ALL_KERNEL_VARIANTS || early_exit == !is_host_space<ExecSpace>();
 }
 
 // A valid size this build does not compile becomes the nearest compiled one (the larger of two
@@ -62,6 +62,17 @@ constexpr int compiled_expansion_size(int n, Kernels kind = Kernels::level1) {
 template <class ExecSpace>
 constexpr bool compiled_early_exit(bool early_exit) {
   return compiles_early_exit<ExecSpace>(early_exit) ? early_exit : !early_exit;
+}
+
+// The team schedules of exgemv (team_per_output, output_block) and extrsv's team diagonal solves
+// (DiagonalSolve::team, certified_rows) are the devices' defaults; on the host the defaults are
+// one-thread loops (the lanes, the one-thread diagonal block), and the team kernels, each several
+// times a reduction's code, are compiled only with EXKOKKOS_ALL_KERNEL_VARIANTS. A host schedule
+// this build does not compile runs as the routine's automatic choice: every schedule gives the
+// same bits (each output is its exact value rounded once), and the options are checked as asked.
+template <class ExecSpace>
+constexpr bool compiles_team_schedules() {
+  return EXKOKKOS_ALL_KERNEL_VARIANTS || !is_host_space<ExecSpace>();
 }
 
 // Calls f(std::integral_constant<int, N>()) for the expansion size n, one of those compiled for
