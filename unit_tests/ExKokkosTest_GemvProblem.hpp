@@ -101,6 +101,23 @@ Problem<T> as_columns(const Problem<T>& p) {
   return q;
 }
 
+// f(p, q, label) for every ill-conditioned problem of the exgemv suites: the rows of
+// ill_conditioned_rows for condition numbers 1e10 to 1e300 ("N", p) and the same rows as columns
+// ("T", q), each with alpha and beta from a fixed set.
+template <class F>
+void for_each_ill_conditioned_problem(Rng& rng, const F& f) {
+  for (double cond : {1e10, 1e50, 1e150, 1e300}) {
+    Problem<double> p = ill_conditioned_rows(cond, rng);
+    Problem<double> q = as_columns(p);
+    for (double alpha : {1.0, -0.7, 3.1e5})
+      for (double beta : {0.0, 1.0, 0.37}) {
+        p.alpha = q.alpha = alpha;
+        p.beta = q.beta = beta;
+        f(p, q, "cond " + describe(cond) + " alpha " + describe(alpha) + " beta " + describe(beta));
+      }
+  }
+}
+
 // exgemv on the default space with views of ViewLayout; y's elements.
 template <class ViewLayout, class T>
 std::vector<T> run(const Problem<T>& p, const char* trans, const ExKokkos::Options& options = {}) {

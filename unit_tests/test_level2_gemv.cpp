@@ -85,17 +85,11 @@ TEST(Gemv, FloatIsCorrectlyRoundedToFloat) {
 // under output_block: test_level2_gemv_schedules.cpp).
 TEST(Gemv, IllConditionedRows) {
   Rng rng(11);
-  for (double cond : {1e10, 1e50, 1e150, 1e300}) {
-    Problem<double> p = ill_conditioned_rows(cond, rng);
-    Problem<double> q = as_columns(p);
-    for (double alpha : {1.0, -0.7, 3.1e5})
-      for (double beta : {0.0, 1.0, 0.37}) {
-        p.alpha = q.alpha = alpha;
-        p.beta = q.beta = beta;
-        check_all_layouts(p, "cond " + describe(cond) + " alpha " + describe(alpha));
-        check_all_layouts(q, "T, cond " + describe(cond) + " alpha " + describe(alpha));
-      }
-  }
+  for_each_ill_conditioned_problem(
+      rng, [](const Problem<double>& p, const Problem<double>& q, const std::string& label) {
+        check_all_layouts(p, label);
+        check_all_layouts(q, "T, " + label);
+      });
 }
 
 // alpha * a * x beyond the double range in either direction, with cancellation: the exact

@@ -78,20 +78,11 @@ TEST(Gemv, IllConditionedRowsUnderOutputBlock) {
   ExKokkos::Options block;
   block.schedule = ExKokkos::Schedule::output_block;
   block.team_size = std::min(4, ExKokkosTest::widest_team<Space>());
-  for (double cond : {1e10, 1e50, 1e150, 1e300}) {
-    Problem<double> p = ill_conditioned_rows(cond, rng);
-    Problem<double> q = as_columns(p);
-    for (double alpha : {1.0, -0.7, 3.1e5})
-      for (double beta : {0.0, 1.0, 0.37}) {
-        p.alpha = q.alpha = alpha;
-        p.beta = q.beta = beta;
-        check_all_layouts(p,
-                          "output_block, cond " + ExKokkosTest::describe(cond) + " alpha " +
-                              ExKokkosTest::describe(alpha),
-                          block);
-        check_all_layouts(q, "output_block T, cond " + ExKokkosTest::describe(cond), block);
-      }
-  }
+  for_each_ill_conditioned_problem(
+      rng, [&](const Problem<double>& p, const Problem<double>& q, const std::string& label) {
+        check_all_layouts(p, "output_block, " + label, block);
+        check_all_layouts(q, "output_block T, " + label, block);
+      });
 }
 
 }  // namespace GemvSchedulesSuite
