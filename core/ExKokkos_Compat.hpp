@@ -76,7 +76,7 @@ namespace compat {
 // A hint to a CPU core to start loading the cache line at p (a no-op on devices and for compilers
 // without the builtin). The host lane walks read a slice of a column per step, columns a leading
 // dimension apart: the hardware prefetchers do not follow jumps across pages, so without this each
-// step waited for memory (exgemv "N" LayoutLeft 4096^2: 90% of the samples on the loads).
+// step waits for memory (a profile: docs/performance.md, "Tuning measurements").
 KOKKOS_INLINE_FUNCTION void prefetch(const void* p) {
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
   __builtin_prefetch(p, 0, 3);
@@ -207,7 +207,7 @@ constexpr bool reducers_take_volatile_join = KOKKOS_VERSION < 40200;
 
 // The stream on which a GPU execution space instance runs its kernels one after another, for state
 // that consecutive kernels share (LeagueAccumulator). CUDA and HIP instances name it the same way
-// in 3.4 and 4.x; other spaces have none known here.
+// in 3.4 and 4.x; other spaces have none that this header knows.
 struct KernelQueue {
   bool known;
   const void* id;

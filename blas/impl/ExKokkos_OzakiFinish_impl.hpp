@@ -87,8 +87,8 @@ struct OzakiFinishFunctor {
 
   static constexpr int fast_diagonals = Diagonals::max_fast_diagonals;
 
-  // left counts the refused elements. Packed slots of at most 16 diagonals (int8 slices of
-  // uniform data at 4096^3: 15) take 4 slots: the certified rounding's VecSum passes then run
+  // left counts the refused elements. Packed slots of at most 16 diagonals (as many as int8
+  // slices of uniform data need) take 4 slots: the certified rounding's VecSum passes then run
   // over 10 terms instead of 18.
   KOKKOS_INLINE_FUNCTION void operator()(SlotsTag, const std::int64_t o, std::int64_t& left) const {
     const std::int64_t i = o % m, jj = o / m, j = j0 + jj;
