@@ -530,6 +530,12 @@ int output_block_outputs_per_team(const ExecSpace& space, const Op& op, int t) {
   return R;
 }
 
+// The host's automatic schedule when early exit is off: the lanes that read op(A) contiguously.
+template <class Op>
+Schedule host_lane_schedule(const Op& op) {
+  return op.inner_contiguous() ? Schedule::inner_lanes : Schedule::output_lanes;
+}
+
 template <class ExecSpace, class Op>
 GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const Op& op,
                                bool is_double, const char* routine) {
@@ -557,7 +563,7 @@ GemvConfig resolve_gemv_config(const ExecSpace& space, const Options& opt, const
     else if (c.launch.early_exit)  // lanes cannot exit early (a branch per lane)
       c.schedule = Schedule::team_per_output;
     else
-      c.schedule = op.inner_contiguous() ? Schedule::inner_lanes : Schedule::output_lanes;
+      c.schedule = host_lane_schedule(op);
   }
   if (c.schedule == Schedule::output_block) {
     const int t = c.launch.team_size;
@@ -649,8 +655,9 @@ void launch_gemv(const ExecSpace& space, const GemvConfig& c, const Op& op, cons
     if constexpr (!compiles_team_schedules<ExecSpace>()) {
       // A team schedule this build does not compile for the host (options checked as asked) runs
       // as automatic would: the same bits.
-      if (op.inner_contiguous()) return launch_inner_lanes(space, c, op, x, finish);
-      return launch_output_lanes(space, c, op, x, finish);
+      GemvConfig lanes = c;
+      lanes.schedule = host_lane_schedule(op);
+      return launch_gemv(space, lanes, op, x, finish);
     }
   }
   if constexpr (compiles_team_schedules<ExecSpace>()) {
