@@ -72,9 +72,12 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_axpby_fast(double a, double x, double b
   // ties often: an exact sum one bit too long). An inexact d may lie on either side of r: it
   // must fit inside the narrower half gap (below a power of two the gap is half as wide).
   const double narrower = half_up < half_down ? half_up : half_down;
-  const bool inside = exact ? (ad < half_gap) : (ad + margin < narrower);
+  const bool inside = (exact & (ad < half_gap)) | (!exact & (ad + margin < narrower));
   const bool tie = exact & (ad == half_gap);
-  const double magnitude = (tie & !is_even(ar)) ? (away_from_zero ? up : down) : ar;
+  // Selects on comparisons only: a bool made from ar's last bit, or ?: between bools, keeps GCC
+  // from vectorizing the loop.
+  const double neighbour = tie ? (away_from_zero ? up : down) : ar;
+  const double magnitude = (compat::bit_cast<std::uint64_t>(ar) & 1u) != 0 ? neighbour : ar;
   result = r > 0.0 ? magnitude : -magnitude;
   return products & in_range & (inside | tie);
 }
