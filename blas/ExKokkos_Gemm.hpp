@@ -113,8 +113,8 @@ OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char t
   const bool trans_a = parse_flag(routine, "transA", transA, "NTC") != 'N';
   const bool trans_b = parse_flag(routine, "transB", transB, "NTC") != 'N';
   check_gemm_extents(routine, trans_a, trans_b, A, B, C);
-  check_no_overlap(routine, "A", C, A);
-  check_no_overlap(routine, "B", C, B);
+  check_no_overlap(routine, "C", C, "A", A);
+  check_no_overlap(routine, "C", C, "B", B);
   const std::int64_t m = static_cast<std::int64_t>(C.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(C.extent(1));
   const auto op_a = strided_operand(A, trans_a);
@@ -153,8 +153,8 @@ void exgemm(const ExecSpace& space, const char transA[], const char transB[],
   const bool trans_a = Impl::parse_flag(routine, "transA", transA, "NTC") != 'N';
   const bool trans_b = Impl::parse_flag(routine, "transB", transB, "NTC") != 'N';
   Impl::check_gemm_extents(routine, trans_a, trans_b, A, B, C);
-  Impl::check_no_overlap(routine, "A", C, A);
-  Impl::check_no_overlap(routine, "B", C, B);
+  Impl::check_no_overlap(routine, "C", C, "A", A);
+  Impl::check_no_overlap(routine, "C", C, "B", B);
   Impl::gemm_entry(space, trans_a, trans_b, alpha, Impl::read_view<ExecSpace>(A),
                    Impl::read_view<ExecSpace>(B), beta, Impl::write_view<ExecSpace>(C), options);
 }

@@ -50,7 +50,7 @@ KOKKOS_INLINE_FUNCTION void vec_sum_pass(double (&x)[M], double& d, double& magn
   for (int i = 2; i < M; ++i) {
     double s, err;
     two_sum(d, x[i], s, err);
-    exact = exact && err == 0.0;
+    exact = exact & (err == 0.0);
     d = s;
     magnitude += compat::fabs(x[i]);
   }
@@ -104,6 +104,36 @@ KOKKOS_INLINE_FUNCTION bool round_terms_fast(double (&x)[M], double& result) {
   const double r = compat::fabs(x[0]);
   if (!(r >= 0x1p-1000 && r < 0x1p1000)) return false;
   return round_terms_pass(x, result);
+}
+
+// round_terms_fast written without branches and always inlined, so that a loop over elements
+// vectorizes: two VecSum passes, unconditionally (each is error-free, so r + D stays the exact
+// sum), then the test above on what they leave, with selects and bitwise operators only (GCC
+// compiles ?: between bools, or a bool made from a bit, into branches that stop vectorization).
+// True when `result` is certainly RN(sum x); false leaves the rounding to an accumulator, so the
+// bits do not depend on which one ran. x is overwritten.
+template <int M>
+KOKKOS_FORCEINLINE_FUNCTION bool round_terms_branch_free(double (&x)[M], double& result) {
+  static_assert(M <= 32, "the VecSum margin assumes at most 32 terms");
+  double d, magnitude;
+  bool exact;
+  vec_sum_pass(x, d, magnitude, exact);
+  vec_sum_pass(x, d, magnitude, exact);
+  const double r = x[0], ar = compat::fabs(r);
+  const bool in_range = (ar >= 0x1p-1000) & (ar < 0x1p1000);
+  const double up = next_up_nonnegative(ar), down = next_down_positive(ar);
+  const double half_up = (up - ar) * 0.5, half_down = (ar - down) * 0.5;
+  const bool away_from_zero = (d > 0.0) == (r > 0.0);
+  const double half_gap = away_from_zero ? half_up : half_down;
+  const double narrower = half_up < half_down ? half_up : half_down;
+  const double ad = compat::fabs(d);
+  const bool inside = (exact & (ad < half_gap)) | (!exact & (ad + magnitude * 0x1p-48 < narrower));
+  const bool tie = exact & (ad == half_gap);
+  // A tie goes to the even one of r and that neighbour: r when its last bit is 0.
+  const double neighbour = tie ? (away_from_zero ? up : down) : ar;
+  const double rounded = (compat::bit_cast<std::uint64_t>(ar) & 1u) != 0 ? neighbour : ar;
+  result = r > 0.0 ? rounded : -rounded;
+  return in_range & (inside | tie);
 }
 
 // RN(V) for a value V within `uncertainty` of the exact sum of the M doubles x (|V - sum x| <=

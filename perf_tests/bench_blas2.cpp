@@ -2,7 +2,9 @@
 // Level-2 benchmarks: exgemv beside KokkosBlas::gemv (OpenBLAS behind it) for "N" and "T" on
 // square, tall and wide matrices, and extrsv (lower, non-unit; "N", and "T", which walks the
 // triangle backwards along its contiguous columns) beside KokkosBlas::trsm with one right-hand
-// side and a plain Kokkos substitution ("N"). Prints the time ratios at the end
+// side and a plain Kokkos substitution ("N"); the rank updates exger, exsyr and exsyr2 (lower)
+// beside the BLAS of the build (OpenBLAS' dger, dsyr, dsyr2, on the host) and a plain Kokkos
+// kernel of the same shape (A(i, j) += alpha x(i) y(j)). Prints the time ratios at the end
 // (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
@@ -16,6 +18,16 @@
 #endif
 
 #include <benchmark/benchmark.h>
+
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+extern "C" void dger_(const int* m, const int* n, const double* alpha, const double* x,
+                      const int* incx, const double* y, const int* incy, double* a, const int* lda);
+extern "C" void dsyr_(const char* uplo, const int* n, const double* alpha, const double* x,
+                      const int* incx, double* a, const int* lda);
+extern "C" void dsyr2_(const char* uplo, const int* n, const double* alpha, const double* x,
+                       const int* incx, const double* y, const int* incy, double* a,
+                       const int* lda);
+#endif
 
 #include <functional>
 #include <string>
@@ -109,6 +121,52 @@ void register_trsv(const std::string& routine, const std::string& variant, std::
       ->Unit(benchmark::kMillisecond);
 }
 
+struct RankProblem {
+  Matrix A, A0;
+  Vec x, y;
+};
+
+// A, x, y uniform in [-1, 1); each run starts from the same A.
+void register_rank_update(const std::string& routine, std::size_t n,
+                          std::function<void(RankProblem&)> body) {
+  const std::string name = routine + "/uniform/" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        RankProblem p{Matrix("A", n, n), Matrix("A0", n, n), Vec("x", n), Vec("y", n)};
+        Kokkos::Random_XorShift64_Pool<Space> pool(n + 7);
+        Kokkos::fill_random(p.A0, pool, -1.0, 1.0);
+        Kokkos::fill_random(p.x, pool, -1.0, 1.0);
+        Kokkos::fill_random(p.y, pool, -1.0, 1.0);
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.A, p.A0);
+          Space().fence();
+          state.ResumeTiming();
+          body(p);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n * 2 * sizeof(double));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+// The plain update: a product and an addition per element, rounded twice (or once, contracted),
+// one column of the LayoutLeft A per work item as exger runs on the host.
+void plain_rank_update(RankProblem& p, bool lower_only, bool two) {
+  const Matrix A = p.A;
+  const Vec x = p.x, y = p.y;
+  const double alpha = 1.5;
+  Kokkos::parallel_for(
+      "plain_rank_update", Kokkos::RangePolicy<Space>(0, A.extent(1)),
+      KOKKOS_LAMBDA(const std::size_t j) {
+        const std::size_t m = A.extent(0);
+        for (std::size_t i = lower_only ? j : 0; i < m; ++i)
+          A(i, j) += two ? alpha * x(i) * y(j) + alpha * y(i) * x(j) : alpha * x(i) * y(j);
+      });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -153,9 +211,45 @@ int main(int argc, char** argv) {
           });
     });
   }
+  for (std::size_t n : {1024, 4096}) {
+    register_rank_update("exger", n,
+                         [](RankProblem& p) { ExKokkos::exger(Space(), "T", 1.5, p.x, p.y, p.A); });
+    register_rank_update("exsyr", n,
+                         [](RankProblem& p) { ExKokkos::exsyr(Space(), "T", "L", 1.5, p.x, p.A); });
+    register_rank_update("exsyr2", n, [](RankProblem& p) {
+      ExKokkos::exsyr2(Space(), "T", "L", 1.5, p.x, p.y, p.A);
+    });
+    register_rank_update("plain_ger", n,
+                         [](RankProblem& p) { plain_rank_update(p, false, false); });
+    register_rank_update("plain_syr2", n, [](RankProblem& p) { plain_rank_update(p, true, true); });
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+    if (ExKokkos::Impl::is_host_space<Space>()) {
+      register_rank_update("dger", n, [](RankProblem& p) {
+        const int m = static_cast<int>(p.A.extent(0)), one = 1;
+        const double alpha = 1.5;
+        dger_(&m, &m, &alpha, p.x.data(), &one, p.y.data(), &one, p.A.data(), &m);
+      });
+      register_rank_update("dsyr", n, [](RankProblem& p) {
+        const int m = static_cast<int>(p.A.extent(0)), one = 1;
+        const double alpha = 1.5;
+        dsyr_("L", &m, &alpha, p.x.data(), &one, p.A.data(), &m);
+      });
+      register_rank_update("dsyr2", n, [](RankProblem& p) {
+        const int m = static_cast<int>(p.A.extent(0)), one = 1;
+        const double alpha = 1.5;
+        dsyr2_("L", &m, &alpha, p.x.data(), &one, p.y.data(), &one, p.A.data(), &m);
+      });
+    }
+#endif
+  }
   const std::vector<std::pair<std::string, std::string>> pairs = {{"exgemv", "KokkosBlas::gemv"},
                                                                   {"extrsv", "KokkosBlas::trsm"},
-                                                                  {"extrsv", "plain_substitution"}};
+                                                                  {"extrsv", "plain_substitution"},
+                                                                  {"exger", "dger"},
+                                                                  {"exger", "plain_ger"},
+                                                                  {"exsyr", "dsyr"},
+                                                                  {"exsyr2", "dsyr2"},
+                                                                  {"exsyr2", "plain_syr2"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

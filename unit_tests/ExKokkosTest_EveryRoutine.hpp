@@ -118,6 +118,20 @@ Results run_all(const ExKokkos::Options& o) {
     ExKokkos::exgemv(space, trans, 0.75, A, xv, -1.25, yv, o);
     r[std::string("exgemv ") + trans] = flatten(yv);
   }
+  // The rank updates: exger on A's shape, exsyr and exsyr2 on both triangles.
+  const auto xm = ExKokkosTest::to_view<Space>(wide(m, 8));
+  const auto yk = ExKokkosTest::to_view<Space>(wide(k, 9));
+  const Mat<Space> G = to_matrix<Space>(wide(m * k, 10), m, k);
+  ExKokkos::exger(space, "T", 0.75, xm, yk, G);
+  r["exger"] = flatten(G);
+  for (const char* uplo : {"L", "U"}) {
+    const Mat<Space> S1 = to_matrix<Space>(wide(k * k, 11), k, k);
+    ExKokkos::exsyr(space, "T", uplo, -1.25, yk, S1);
+    r[std::string("exsyr ") + uplo] = flatten(S1);
+    const Mat<Space> S2 = to_matrix<Space>(wide(m * m, 12), m, m);
+    ExKokkos::exsyr2(space, "T", uplo, 0.75, xm, ExKokkosTest::to_view<Space>(wide(m, 13)), S2);
+    r[std::string("exsyr2 ") + uplo] = flatten(S2);
+  }
   // extrsv, all eight variants, with two refinement steps on the "N" ones.
   const std::size_t nt = 200;
   const auto hT = dominant(nt, 6);

@@ -215,6 +215,49 @@ void gemm() {
   }
 }
 
+// The rank updates: extents, non-square A, trans and uplo, and A overlapping x or y; checked
+// before the early return for alpha == 0.
+template <class Space>
+void rank_updates() {
+  const Space space;
+  const Matrix A = matrix(4, 3, 1.0), S = matrix(3, 3, 2.0), S43 = matrix(4, 3, 2.0);
+  const Vector x = vector(4, 1.0), y = vector(3, -2.0), x3 = vector(3, 0.5);
+  for (const double alpha : {1.0, 0.0}) {
+    const std::string a = alpha == 0.0 ? " (alpha 0)" : "";
+    expect_refused(
+        "exger extents" + a, [&] { ExKokkos::exger(space, "T", alpha, y, y, A); }, A, y);
+    expect_refused(
+        "exger trans" + a, [&] { ExKokkos::exger(space, "N", alpha, x, y, A); }, A, x, y);
+    expect_refused(
+        "exger overlap" + a,
+        [&] { ExKokkos::exger(space, "T", alpha, Kokkos::subview(A, Kokkos::ALL(), 1), y, A); }, A,
+        y);
+    expect_refused(
+        "exsyr non-square" + a, [&] { ExKokkos::exsyr(space, "T", "L", alpha, x, S43); }, S43, x);
+    expect_refused(
+        "exsyr extents" + a, [&] { ExKokkos::exsyr(space, "T", "L", alpha, x, S); }, S, x);
+    expect_refused(
+        "exsyr uplo" + a, [&] { ExKokkos::exsyr(space, "T", "N", alpha, x3, S); }, S, x3);
+    expect_refused(
+        "exsyr trans" + a, [&] { ExKokkos::exsyr(space, "C", "U", alpha, x3, S); }, S, x3);
+    expect_refused(
+        "exsyr overlap" + a,
+        [&] { ExKokkos::exsyr(space, "T", "U", alpha, Kokkos::subview(S, 0, Kokkos::ALL()), S); },
+        S);
+    expect_refused(
+        "exsyr2 extents" + a, [&] { ExKokkos::exsyr2(space, "T", "L", alpha, x3, x, S); }, S, x3,
+        x);
+    expect_refused(
+        "exsyr2 uplo" + a, [&] { ExKokkos::exsyr2(space, "T", "X", alpha, x3, y, S); }, S, x3, y);
+    expect_refused(
+        "exsyr2 overlap" + a,
+        [&] {
+          ExKokkos::exsyr2(space, "T", "L", alpha, x3, Kokkos::subview(S, Kokkos::ALL(), 2), S);
+        },
+        S, x3);
+  }
+}
+
 // A read-only mapping of zero pages of `bytes` (nothing is allocated): the extents beyond int.
 struct ZeroPages {
   void* p;
@@ -476,6 +519,7 @@ void all() {
   reductions<Space>();
   gemv<Space>();
   gemm<Space>();
+  rank_updates<Space>();
   lu<Space>();
   in_parallel_region<Space>();
 }

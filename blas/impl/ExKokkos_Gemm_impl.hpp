@@ -280,19 +280,6 @@ void check_gemm_extents(const char* routine, bool trans_a, bool trans_b, const A
   }
 }
 
-// C is written while A and B are read, by other threads: overlapping memory would make the result
-// depend on the schedule, so it is rejected (BLAS leaves it undefined).
-template <class CView, class OtherView>
-void check_no_overlap(const char* routine, const char* name, const CView& C, const OtherView& X) {
-  if (C.span() == 0 || X.span() == 0) return;
-  const char* c0 = reinterpret_cast<const char*>(C.data());
-  const char* c1 = c0 + C.span() * sizeof(typename CView::value_type);
-  const char* x0 = reinterpret_cast<const char*>(X.data());
-  const char* x1 = x0 + X.span() * sizeof(typename OtherView::value_type);
-  if (c0 < x1 && x0 < c1)
-    throw std::invalid_argument(std::string(routine) + ": C must not overlap " + name);
-}
-
 // C = RN(beta C) element by element; beta == 0 writes zeros without reading C (BLAS).
 template <class CView>
 struct ScaleMatrixFunctor {

@@ -29,6 +29,22 @@ void check_same_extent(const char* routine, const XView& x, const YView& y) {
   }
 }
 
+// An output written while other operands are read, by other threads: overlapping memory would
+// make the result depend on the schedule, so it is rejected (BLAS leaves it undefined). The span
+// test also rejects interleaved views that share no element.
+template <class OutView, class OtherView>
+void check_no_overlap(const char* routine, const char* out_name, const OutView& out,
+                      const char* name, const OtherView& X) {
+  if (out.span() == 0 || X.span() == 0) return;
+  const char* o0 = reinterpret_cast<const char*>(out.data());
+  const char* o1 = o0 + out.span() * sizeof(typename OutView::value_type);
+  const char* x0 = reinterpret_cast<const char*>(X.data());
+  const char* x1 = x0 + X.span() * sizeof(typename OtherView::value_type);
+  if (o0 < x1 && x0 < o1)
+    throw std::invalid_argument(std::string(routine) + ": " + out_name + " must not overlap " +
+                                name);
+}
+
 // The LU family's kernels index rows, columns and systems with int (its pivots are int, as
 // LAPACK's and Kokkos Kernels'): an extent of 2^31 or more is refused rather than truncated.
 inline void check_int_extent(const char* routine, const char* what, std::size_t extent) {

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The shared kernel of the rank-1 and rank-2 updates (exger, exsyr, exsyr2): every updated
+// element of A is one independent, correctly rounded RN(a_ij + alpha (...)) (core's
+// ExKokkos_RoundedRankUpdate.hpp), so any partition gives the same bits. A two-dimensional range
+// whose fastest index is A's contiguous one (coalesced on devices, unit stride on the host); for
+// exsyr and exsyr2 the elements outside the named triangle are neither read nor written.
+#ifndef EXKOKKOS_RANKUPDATE_IMPL_HPP
+#define EXKOKKOS_RANKUPDATE_IMPL_HPP
+
+#include "ExKokkos_ReductionRoutine_impl.hpp"
+
+#include <ExKokkos_RoundedRankUpdate.hpp>
+#include <impl/ExKokkos_ArgumentChecks_impl.hpp>
+#include <impl/ExKokkos_HostCall_impl.hpp>
+
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+
+namespace ExKokkos {
+namespace Impl {
+
+// Which elements an update writes: all of them (exger) or one triangle, the diagonal included
+// (exsyr, exsyr2 with uplo "L" or "U").
+enum class UpdatedPart { whole, lower, upper };
+
+// The element (i, j) of a rank-K update: K = 1 adds alpha x_i y_j (exger; exsyr with y = x),
+// K = 2 adds alpha (x_i y_j + y_i x_j) (exsyr2). On devices one work item per element (a
+// two-dimensional range whose fastest index is A's contiguous one, so a warp's loads coalesce);
+// on the host one per column of a LayoutLeft A (a row otherwise), its elements walked along
+// contiguous memory.
+template <int K, class AView, class XView, class YView>
+struct RankUpdateFunctor {
+  static_assert(K == 1 || K == 2, "rank-1 or rank-2 updates");
+  using T = typename AView::non_const_value_type;
+  static constexpr bool left =
+      std::is_same<typename AView::array_layout, Kokkos::LayoutLeft>::value;
+  AView A;
+  XView x;
+  YView y;
+  T alpha;
+  UpdatedPart part;
+
+  // The element's factors: x_i, y_j for K = 1; x_i, y_i and y_j, x_j for K = 2.
+  KOKKOS_INLINE_FUNCTION void factors(const std::int64_t i, const std::int64_t j, T (&xs)[K],
+                                      T (&ys)[K]) const {
+    xs[0] = x(i);
+    ys[0] = y(j);
+    if constexpr (K == 2) {
+      xs[1] = y(i);
+      ys[1] = x(j);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void update(const std::int64_t i, const std::int64_t j) const {
+    T xs[K], ys[K];
+    factors(i, j, xs, ys);
+    A(i, j) = rounded_rank_update(A(i, j), alpha, xs, ys);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
+    if ((part == UpdatedPart::lower && j > i) || (part == UpdatedPart::upper && i > j)) return;
+    update(i, j);
+  }
+
+  // The host's form: `outer` is a column (LayoutLeft) or a row; the triangle's part of it only.
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t outer) const {
+    const std::int64_t length = static_cast<std::int64_t>(left ? A.extent(0) : A.extent(1));
+    // Inner indices k with (i, j) = (k, outer) or (outer, k) inside the part.
+    const bool from_outer = left ? part == UpdatedPart::lower : part == UpdatedPart::upper;
+    const bool to_outer = left ? part == UpdatedPart::upper : part == UpdatedPart::lower;
+    const std::int64_t begin = from_outer ? outer : 0;
+    const std::int64_t end = to_outer ? outer + 1 : length;
+    if constexpr (std::is_same<T, double>::value) {
+      // In chunks: first every element's branch-free fast path (a loop that vectorizes), then
+      // the stores, with the exact path for the few it does not certify.
+      constexpr std::int64_t chunk = 64;
+      for (std::int64_t c = begin; c < end; c += chunk) {
+        const std::int64_t count = end - c < chunk ? end - c : chunk;
+        // The operands gathered first (the views' strides and the triangle's bounds stay out
+        // of the vectorized loop).
+        double a[chunk], xs[K][chunk], ys[K][chunk], r[chunk];
+        int certified[chunk];
+        for (std::int64_t k = 0; k < count; ++k) {
+          const std::int64_t i = left ? c + k : outer, j = left ? outer : c + k;
+          T xk[K], yk[K];
+          factors(i, j, xk, yk);
+          a[k] = A(i, j);
+          for (int q = 0; q < K; ++q) {
+            xs[q][k] = xk[q];
+            ys[q][k] = yk[q];
+          }
+        }
+        EXKOKKOS_SIMD
+        for (std::int64_t k = 0; k < count; ++k) {
+          double v;
+          certified[k] = rounded_rank_update_fast<K>(a[k], alpha, xs[0][k], ys[0][k], xs[K - 1][k],
+                                                     ys[K - 1][k], v)
+                             ? 1
+                             : 0;
+          r[k] = v;
+        }
+        for (std::int64_t k = 0; k < count; ++k) {
+          const std::int64_t i = left ? c + k : outer, j = left ? outer : c + k;
+          if (certified[k]) {
+            A(i, j) = r[k];
+          } else {
+            T xs[K], ys[K];
+            factors(i, j, xs, ys);
+            A(i, j) = rounded_rank_update_exact(A(i, j), alpha, xs, ys);
+          }
+        }
+      }
+    } else {
+      for (std::int64_t k = begin; k < end; ++k) update(left ? k : outer, left ? outer : k);
+    }
+  }
+};
+
+// The launch, on canonical views, after the arguments were checked (alpha != 0, A not empty).
+template <int K, class ExecSpace, class AView, class XView, class YView>
+void rank_update(const ExecSpace& space, const char* label, UpdatedPart part,
+                 typename AView::non_const_value_type alpha, const AView& A, const XView& x,
+                 const YView& y) {
+  using Functor = RankUpdateFunctor<K, AView, XView, YView>;
+  const Functor f{A, x, y, alpha, part};
+  const std::int64_t m = static_cast<std::int64_t>(A.extent(0));
+  const std::int64_t n = static_cast<std::int64_t>(A.extent(1));
+  if constexpr (is_host_space<ExecSpace>()) {
+    using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+    Kokkos::parallel_for(label, Policy(space, 0, Functor::left ? n : m), f);
+  } else {
+    constexpr Kokkos::Iterate order =
+        Functor::left ? Kokkos::Iterate::Left : Kokkos::Iterate::Right;
+    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, order, order>,
+                                         Kokkos::IndexType<std::int64_t>>;
+    Kokkos::parallel_for(label, Policy(space, {0, 0}, {m, n}), f);
+  }
+}
+
+// The checks every update shares, before anything is written: value types, the mode `trans`
+// ("T", or "H", which is "T" for real values, as KokkosBlas::ger), and A's memory apart from
+// x's and y's (A is written while they are read).
+template <class AView, class XView, class YView>
+void check_rank_update(const char* routine, const char trans[], const AView& A, const XView& x,
+                       const YView& y) {
+  using T = typename AView::non_const_value_type;
+  static_assert(is_exact_scalar<T>(), "ExKokkos: rank updates take double or float views");
+  static_assert(std::is_same<T, typename XView::non_const_value_type>::value &&
+                    std::is_same<T, typename YView::non_const_value_type>::value,
+                "ExKokkos: A, x and y must hold the same value type");
+  static_assert(!std::is_const<typename AView::value_type>::value,
+                "ExKokkos: the updated matrix A must not be const");
+  parse_flag(routine, "trans", trans, "TH");
+  check_no_overlap(routine, "A", A, "x", x);
+  check_no_overlap(routine, "A", A, "y", y);
+}
+
+// A must be m x n with x of length m and y of length n.
+template <class AView, class XView, class YView>
+void check_rank_update_extents(const char* routine, const AView& A, const XView& x,
+                               const YView& y) {
+  if (A.extent(0) != x.extent(0) || A.extent(1) != y.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": A must be x.extent(0) x y.extent(0), but A is " << A.extent(0) << " x "
+        << A.extent(1) << ", x.extent(0) = " << x.extent(0) << " and y.extent(0) = " << y.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+}
+
+// The symmetric updates: A square, of x's length (and y's), uplo "L" or "U".
+template <class AView, class XView>
+UpdatedPart check_symmetric_update(const char* routine, const char uplo[], const AView& A,
+                                   const XView& x) {
+  const UpdatedPart part =
+      parse_flag(routine, "uplo", uplo, "LU") == 'L' ? UpdatedPart::lower : UpdatedPart::upper;
+  if (A.extent(0) != A.extent(1) || A.extent(0) != x.extent(0)) {
+    std::ostringstream msg;
+    msg << routine << ": A must be square and match x, but A is " << A.extent(0) << " x "
+        << A.extent(1) << " and x.extent(0) = " << x.extent(0);
+    throw std::invalid_argument(msg.str());
+  }
+  return part;
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_RANKUPDATE_IMPL_HPP
