@@ -50,17 +50,21 @@ int trsm_entry(const ExecSpace& space, const TriangularModes& modes,
     scal_columns<ScalFunctor>(space, routine, B, T(0), B);
     return 0;
   }
+  // A column (side L) or row (side R) of B, as one strided type for both and every layout: only
+  // the two small copies are compiled for it, never the solve.
   using Rhs = canonical_view_t<ExecSpace, T, 1, Kokkos::LayoutStride, typename BView::memory_space>;
   const std::size_t n = A.extent(0);
   const std::size_t count = B.extent(modes.left ? 1 : 0);
   const Kokkos::View<T*, typename ExecSpace::memory_space> memory(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::extrsm::rhs"), n);
   const auto work = write_view<ExecSpace>(memory);
+  // Side R: x^T op(A) = alpha b^T is op(A)^T x = alpha b, extrsv with trans flipped.
   const bool transposed = modes.transposed != !modes.left;
   int steps = 0;
   for (std::size_t j = 0; j < count; ++j) {
     const Rhs rhs = modes.left ? Rhs(Kokkos::subview(B, Kokkos::ALL(), j))
                                : Rhs(Kokkos::subview(B, j, Kokkos::ALL()));
+    // exscal's work(k) = RN(alpha rhs(k)): the one rounding before the solve.
     scal_columns<ScalFunctor>(space, routine, work, alpha, read_view<ExecSpace>(rhs));
     const int s = trsv_entry(space, modes.lower, transposed, modes.unit, A, work, options);
     steps = s > steps ? s : steps;
