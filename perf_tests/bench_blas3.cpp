@@ -115,7 +115,8 @@ struct TriangleFill {
   Matrix A;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, const std::size_t j) const {
     const double n = double(A.extent(0));
-    A(i, j) = i == j ? 1.0 + Kokkos::Experimental::fabs(A(i, j)) : (i > j ? A(i, j) / n : 0.0);
+    const double u = A(i, j);
+    A(i, j) = i == j ? 1.0 + (u < 0 ? -u : u) : (i > j ? u / n : 0.0);
   }
 };
 
