@@ -59,17 +59,15 @@ int extrsv(const ExecSpace& space, const char uplo[], const char trans[], const 
   const Impl::HostCall<ExecSpace> call(space, routine);
   Impl::validate_options(space, routine, Impl::OptionUses::trsv(), options,
                          Impl::ProblemFacts{std::int64_t(A.extent(0))});
-  const bool lower = Impl::parse_flag(routine, "uplo", uplo, "LU") == 'L';
-  const bool transposed = Impl::parse_trans(routine, trans);
-  const bool unit = Impl::parse_flag(routine, "diag", diag, "NU") == 'U';
+  const Impl::TriangularModes modes = Impl::parse_triangular_modes(routine, uplo, trans, diag);
   if (A.extent(0) != A.extent(1) || b.extent(0) != A.extent(0)) {
     std::ostringstream msg;
     msg << routine << ": A must be square and b match it, but A is " << A.extent(0) << " x "
         << A.extent(1) << " and b.extent(0) = " << b.extent(0);
     throw std::invalid_argument(msg.str());
   }
-  return Impl::trsv_entry(space, lower, transposed, unit, Impl::read_view<ExecSpace>(A),
-                          Impl::write_view<ExecSpace>(b), options);
+  return Impl::trsv_entry(space, modes.lower, modes.transposed, modes.unit,
+                          Impl::read_view<ExecSpace>(A), Impl::write_view<ExecSpace>(b), options);
 }
 
 template <class AView, class BView,

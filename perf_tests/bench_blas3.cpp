@@ -10,6 +10,11 @@
 // with the slices per operand as counters slices_a, slices_b), each beside KokkosBlas::gemm; data
 // "NN" uniform(-1, 1), "NN_normal" N(0, 1) (Ozaki rows and their baselines, sizes up to 1024 and
 // two skinny shapes).
+//
+// extrsm and extrmm beside KokkosBlas::trsm and KokkosBlas::trmm (side "L", uplo "L", trans "N",
+// diag "N", alpha 1.5, B n x n, rows "LLNN"): A's diagonal in [1, 2), the rest of its lower
+// triangle uniform(-1, 1) / n, so that the solves stay in range; GFLOP/s count m^2 n flops
+// (BLAS' count for both).
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
@@ -18,6 +23,8 @@
 
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
 #include <KokkosBlas3_gemm.hpp>
+#include <KokkosBlas3_trmm.hpp>
+#include <KokkosBlas3_trsm.hpp>
 #endif
 
 #include <benchmark/benchmark.h>
@@ -103,6 +110,52 @@ void register_gemm(const std::string& routine, const Shape& s,
       ->Unit(benchmark::kMillisecond);
 }
 
+// A well-conditioned lower triangle: diagonal 1 + |u|, below it u / n, above it zeros (not read).
+struct TriangleFill {
+  Matrix A;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, const std::size_t j) const {
+    const double n = double(A.extent(0));
+    const double u = A(i, j);
+    A(i, j) = i == j ? 1.0 + (u < 0 ? -u : u) : (i > j ? u / n : 0.0);
+  }
+};
+
+struct TriangularProblem {
+  Matrix A, B, B0;
+};
+
+TriangularProblem make_triangular(std::size_t n) {
+  TriangularProblem p{Matrix("A", n, n), Matrix("B", n, n), Matrix("B0", n, n)};
+  Kokkos::Random_XorShift64_Pool<Space> pool(n + 11);
+  Kokkos::fill_random(p.A, pool, -1.0, 1.0);
+  Kokkos::parallel_for("triangle", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {n, n}),
+                       TriangleFill{p.A});
+  Kokkos::fill_random(p.B0, pool, -1.0, 1.0);
+  return p;
+}
+
+void register_triangular(const std::string& routine, std::size_t n,
+                         std::function<void(TriangularProblem&)> body) {
+  const std::string name = routine + "/LLNN/" + std::to_string(n) + "x" + std::to_string(n);
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [=](benchmark::State& state) {
+                                 TriangularProblem p = make_triangular(n);
+                                 for (auto _ : state) {
+                                   state.PauseTiming();
+                                   Kokkos::deep_copy(p.B, p.B0);  // the same right-hand sides
+                                   Space().fence();
+                                   state.ResumeTiming();
+                                   body(p);
+                                   Space().fence();
+                                 }
+                                 state.counters["GFLOP/s"] = benchmark::Counter(
+                                     double(n) * double(n) * double(n) * 1e-9,
+                                     benchmark::Counter::kIsIterationInvariantRate);
+                               })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,11 +200,26 @@ int main(int argc, char** argv) {
 #endif
     }
   }
+  for (std::size_t n : {512, 1024}) {
+    register_triangular("extrsm", n, [](TriangularProblem& p) {
+      ExKokkos::extrsm(Space(), "L", "L", "N", "N", 1.5, p.A, p.B);
+    });
+    register_triangular("extrmm", n, [](TriangularProblem& p) {
+      ExKokkos::extrmm(Space(), "L", "L", "N", "N", 1.5, p.A, p.B);
+    });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+    register_triangular("KokkosBlas::trsm", n, [](TriangularProblem& p) {
+      KokkosBlas::trsm("L", "L", "N", "N", 1.5, p.A, p.B);
+    });
+    register_triangular("KokkosBlas::trmm", n, [](TriangularProblem& p) {
+      KokkosBlas::trmm("L", "L", "N", "N", 1.5, p.A, p.B);
+    });
+#endif
+  }
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"exgemm", "KokkosBlas::gemm"},
-      {"exgemm_lanes", "KokkosBlas::gemm"},
-      {"exgemm_ozaki", "KokkosBlas::gemm"},
-      {"exgemm_ozaki", "exgemm_lanes"}};
+      {"exgemm", "KokkosBlas::gemm"},       {"exgemm_lanes", "KokkosBlas::gemm"},
+      {"exgemm_ozaki", "KokkosBlas::gemm"}, {"exgemm_ozaki", "exgemm_lanes"},
+      {"extrsm", "KokkosBlas::trsm"},       {"extrmm", "KokkosBlas::trmm"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

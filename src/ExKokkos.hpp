@@ -43,6 +43,8 @@
 #include "ExKokkos_Syr.hpp"
 #include "ExKokkos_Syr2.hpp"
 #include "ExKokkos_Gemm.hpp"
+#include "ExKokkos_Trsm.hpp"
+#include "ExKokkos_Trmm.hpp"
 #include "ExKokkos_TeamGemv.hpp"
 #include "ExKokkos_TeamLevel1.hpp"
 #include "ExKokkos_Getf2.hpp"

@@ -258,6 +258,72 @@ void rank_updates() {
   }
 }
 
+// extrsm and extrmm: mode characters, shapes and (extrsm) options, checked before the early
+// returns for alpha = 0 and an empty B.
+template <class Space>
+void trsm_trmm() {
+  const Space space;
+  const Matrix T = dominant(4), A43 = matrix(4, 3, 1.0), T3 = dominant(3);
+  Matrix B = matrix(4, 2, 5.0), B0("B0", 4, 0);
+  const std::pair<std::string, std::function<void(const char*, const char*, const char*,
+                                                  const char*, const Matrix&, const Matrix&)>>
+      routines[] = {
+          {"extrsm",
+           [&](const char* s, const char* u, const char* t, const char* d, const Matrix& A,
+               const Matrix& X) { ExKokkos::extrsm(space, s, u, t, d, 2.0, A, X); }},
+          {"extrmm",
+           [&](const char* s, const char* u, const char* t, const char* d, const Matrix& A,
+               const Matrix& X) { ExKokkos::extrmm(space, s, u, t, d, 2.0, A, X); }}};
+  for (const auto& r : routines) {
+    const auto& call = r.second;
+    expect_refused(
+        r.first + " side", [&] { call("X", "L", "N", "N", T, B); }, T, B);
+    expect_refused(
+        r.first + " uplo", [&] { call("L", "X", "N", "N", T, B); }, T, B);
+    expect_refused(
+        r.first + " trans", [&] { call("L", "L", "Q", "N", T, B); }, T, B);
+    expect_refused(
+        r.first + " diag", [&] { call("L", "L", "N", "Z", T, B); }, T, B);
+    expect_refused(
+        r.first + " null side", [&] { call(nullptr, "L", "N", "N", T, B); }, T, B);
+    expect_refused(
+        r.first + " square", [&] { call("L", "L", "N", "N", A43, B); }, A43, B);
+    expect_refused(
+        r.first + " rows (side L)", [&] { call("L", "U", "T", "U", T3, B); }, T3, B);
+    expect_refused(
+        r.first + " columns (side R)", [&] { call("R", "U", "T", "U", T, B); }, T, B);
+    expect_refused(
+        r.first + " columns (side R, empty B)", [&] { call("R", "L", "N", "N", T3, B0); }, T3);
+  }
+  try {
+    ExKokkos::extrsm(space, "R", "L", "N", "N", 1.0, T3, B);
+    ADD_FAILURE() << "extrsm: no exception";
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("ExKokkos::extrsm"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("A is 3 x 3 and B is 4 x 2"), std::string::npos) << msg;
+  }
+  auto cases = bad_common<Space>(true);
+  Options neg_block, neg_steps;
+  neg_block.block_size = -1;
+  neg_steps.refinement_steps = -1;
+  cases.emplace_back("block_size -1", neg_block);
+  cases.emplace_back("refinement_steps -1", neg_steps);
+  cases.emplace_back("schedule tiles", with_schedule(ExKokkos::Schedule::tiles));
+  for (const auto& c : cases) {
+    const Options& o = c.second;
+    expect_refused(
+        "extrsm " + c.first, [&] { ExKokkos::extrsm(space, "L", "L", "N", "N", 2.0, T, B, o); }, T,
+        B);
+    expect_refused(
+        "extrsm (alpha 0) " + c.first,
+        [&] { ExKokkos::extrsm(space, "R", "U", "T", "N", 0.0, T3, B, o); }, T3, B);
+    expect_refused(
+        "extrsm (empty) " + c.first,
+        [&] { ExKokkos::extrsm(space, "L", "L", "N", "N", 2.0, T, B0, o); }, T);
+  }
+}
+
 // A read-only mapping of zero pages of `bytes` (nothing is allocated): the extents beyond int.
 struct ZeroPages {
   void* p;
@@ -480,15 +546,19 @@ void in_parallel_region() {
   const Vector x = vector(100, 1.0), y = vector(100, 2.0);
   const Matrix A0 = dominant(4);
   Matrix A[2] = {dominant(4), dominant(4)};
+  const Matrix B0 = matrix(4, 3, 1.0);
+  Matrix B[2] = {matrix(4, 3, 1.0), matrix(4, 3, 1.0)};
   Ints p[2] = {Ints("p0", 4), Ints("p1", 4)};
   std::atomic<int> refused{0}, calls{0};
   const auto call_all = [&](int t) {
-    for (int r = 0; r < 3; ++r) {
+    for (int r = 0; r < 5; ++r) {
       ++calls;
       try {
         if (r == 0) ExKokkos::exdot(Space(), x, y);
         if (r == 1) ExKokkos::exgetf2(Space(), A[t], p[t]);
         if (r == 2) ExKokkos::exsum(Space(), x);
+        if (r == 3) ExKokkos::extrsm(Space(), "L", "L", "N", "N", 2.0, A0, B[t]);
+        if (r == 4) ExKokkos::extrmm(Space(), "L", "U", "T", "N", 2.0, A0, B[t]);
       } catch (const std::invalid_argument& e) {
         // The message names the team-level form: for the LU, the TeamGetf2 that exists.
         const std::string what = e.what();
@@ -510,7 +580,10 @@ void in_parallel_region() {
                          [&](int t) { call_all(t); });
     EXPECT_EQ(refused.load(), calls.load());
   }
-  for (int t = 0; t < 2; ++t) EXPECT_TRUE(bytes_of(A[t]) == bytes_of(A0));
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_TRUE(bytes_of(A[t]) == bytes_of(A0));
+    EXPECT_TRUE(bytes_of(B[t]) == bytes_of(B0));
+  }
 #endif
 }
 
@@ -520,6 +593,7 @@ void all() {
   gemv<Space>();
   gemm<Space>();
   rank_updates<Space>();
+  trsm_trmm<Space>();
   lu<Space>();
   in_parallel_region<Space>();
 }

@@ -73,6 +73,46 @@ inline bool parse_trans(const char* routine, const char trans[]) {
   return parse_flag(routine, "trans", trans, "NTC") != 'N';
 }
 
+// The mode characters of the triangular routines: extrsv's uplo, trans and diag, and the side of
+// extrsm and extrmm (true when A is on the left of B). Parsed in this order, each throwing as
+// parse_flag does.
+struct TriangularModes {
+  bool left = true;
+  bool lower = true;
+  bool transposed = false;
+  bool unit = false;
+};
+
+inline TriangularModes parse_triangular_modes(const char* routine, const char uplo[],
+                                              const char trans[], const char diag[]) {
+  TriangularModes m;
+  m.lower = parse_flag(routine, "uplo", uplo, "LU") == 'L';
+  m.transposed = parse_trans(routine, trans);
+  m.unit = parse_flag(routine, "diag", diag, "NU") == 'U';
+  return m;
+}
+
+inline TriangularModes parse_triangular_modes(const char* routine, const char side[],
+                                              const char uplo[], const char trans[],
+                                              const char diag[]) {
+  const bool left = parse_flag(routine, "side", side, "LR") == 'L';
+  TriangularModes m = parse_triangular_modes(routine, uplo, trans, diag);
+  m.left = left;
+  return m;
+}
+
+// extrsm and extrmm: a square A whose order is B's rows (side L) or columns (side R).
+template <class AView, class BView>
+void check_triangular_extents(const char* routine, bool left, const AView& A, const BView& B) {
+  if (A.extent(0) != A.extent(1) || A.extent(0) != B.extent(left ? 0 : 1)) {
+    std::ostringstream msg;
+    msg << routine << ": A must be square and its order match B's " << (left ? "rows" : "columns")
+        << " (side " << (left ? "L" : "R") << "), but A is " << A.extent(0) << " x " << A.extent(1)
+        << " and B is " << B.extent(0) << " x " << B.extent(1);
+    throw std::invalid_argument(msg.str());
+  }
+}
+
 }  // namespace Impl
 }  // namespace ExKokkos
 
