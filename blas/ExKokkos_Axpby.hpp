@@ -36,29 +36,20 @@ struct AxpbyFunctor {
   }
 };
 
-// Host threads, doubles, alpha and beta non-zero: blocks of 32 elements whose fast paths run as
-// one vectorized loop; the rare elements it cannot certify take the exact path afterwards.
+// One element of y = RN(alpha x + beta y) for certified_block (host threads, doubles, alpha and
+// beta non-zero).
 template <class XView, class YView>
-struct AxpbyBlocksFunctor {
-  static constexpr int block = 32;
+struct AxpbyOp {
   XView x;
   YView y;
   double alpha, beta;
-  std::size_t n;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t b) const {
-    const std::size_t begin = b * block;
-    const int count = static_cast<int>(n - begin < std::size_t(block) ? n - begin : block);
-    double r[block];
-    int ok[block];
-    EXKOKKOS_SIMD
-    for (int j = 0; j < count; ++j) {
-      double v;
-      ok[j] = rounded_axpby_fast(alpha, x(begin + j), beta, y(begin + j), v) ? 1 : 0;
-      r[j] = v;
-    }
-    for (int j = 0; j < count; ++j)
-      y(begin + j) = ok[j] ? r[j] : rounded_axpby_exact(alpha, x(begin + j), beta, y(begin + j));
+  KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t i, double& r) const {
+    return rounded_axpby_fast(alpha, x(i), beta, y(i), r);
   }
+  KOKKOS_INLINE_FUNCTION double exact(const std::size_t i) const {
+    return rounded_axpby_exact(alpha, x(i), beta, y(i));
+  }
+  KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const double v) const { y(i) = v; }
 };
 
 template <class ExecSpace, class XView, class YView>
@@ -67,14 +58,13 @@ void launch_axpby(const ExecSpace& space, const char* label,
                   typename YView::non_const_value_type beta, const YView& y) {
   using T = typename YView::non_const_value_type;
   const std::size_t n = y.extent(0);
-  if (is_host_space<ExecSpace>() && std::is_same<T, double>::value && alpha != T(0) &&
-      beta != T(0)) {
-    using F = AxpbyBlocksFunctor<XView, YView>;
-    const std::size_t blocks = (n + F::block - 1) / F::block;
-    for_each_element(space, label, blocks, F{x, y, double(alpha), double(beta), n});
-  } else {
-    for_each_element(space, label, n, AxpbyFunctor<XView, YView>{x, y, alpha, beta});
+  if constexpr (is_host_space<ExecSpace>() && std::is_same<T, double>::value) {
+    if (alpha != T(0) && beta != T(0)) {
+      for_each_certified(space, label, n, AxpbyOp<XView, YView>{x, y, alpha, beta});
+      return;
+    }
   }
+  for_each_element(space, label, n, AxpbyFunctor<XView, YView>{x, y, alpha, beta});
 }
 
 // Every column of the canonical x and y (rank 1: one column), one launch each, with that column's

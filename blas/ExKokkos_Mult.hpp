@@ -36,6 +36,23 @@ struct MultFunctor {
   }
 };
 
+// One element of y = RN(gamma y + alpha a x) for certified_block (host threads, doubles, gamma
+// and alpha non-zero).
+template <class YView, class AView, class XView>
+struct MultOp {
+  YView y;
+  AView a;
+  XView x;
+  double gamma, alpha;
+  KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t i, double& r) const {
+    return rounded_mult_fast(gamma, y(i), alpha, a(i), x(i), r);
+  }
+  KOKKOS_INLINE_FUNCTION double exact(const std::size_t i) const {
+    return rounded_mult_exact(gamma, y(i), true, alpha, a(i), x(i));
+  }
+  KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const double v) const { y(i) = v; }
+};
+
 // The entry point, on canonical views (a rank 1, x and y rank 1 or 2).
 template <class ExecSpace, class YView, class AView, class XView>
 void mult_into(const ExecSpace& space, typename YView::non_const_value_type gamma, const YView& y,
@@ -43,6 +60,14 @@ void mult_into(const ExecSpace& space, typename YView::non_const_value_type gamm
   for (std::size_t j = 0; j < num_columns(y); ++j) {
     const auto yj = write_view<ExecSpace>(column(y, j));
     const auto xj = read_view<ExecSpace>(column(x, j));
+    using T = typename YView::non_const_value_type;
+    if constexpr (is_host_space<ExecSpace>() && std::is_same<T, double>::value) {
+      if (gamma != T(0) && alpha != T(0)) {
+        for_each_certified(space, "ExKokkos::exmult", yj.extent(0),
+                           MultOp<decltype(yj), AView, decltype(xj)>{yj, a, xj, gamma, alpha});
+        continue;
+      }
+    }
     for_each_element(space, "ExKokkos::exmult", yj.extent(0),
                      MultFunctor<decltype(yj), AView, decltype(xj)>{yj, a, xj, gamma, alpha});
   }

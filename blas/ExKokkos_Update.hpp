@@ -46,6 +46,23 @@ struct UpdateFunctor {
   }
 };
 
+// One element of z = RN(alpha x + beta y + gamma z) for certified_block (host threads, doubles,
+// every coefficient non-zero).
+template <class XView, class YView, class ZView>
+struct UpdateOp {
+  XView x;
+  YView y;
+  ZView z;
+  double alpha, beta, gamma;
+  KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t i, double& r) const {
+    return rounded_update_fast(alpha, x(i), beta, y(i), gamma, z(i), r);
+  }
+  KOKKOS_INLINE_FUNCTION double exact(const std::size_t i) const {
+    return rounded_update_exact(alpha, x(i), beta, y(i), gamma, z(i));
+  }
+  KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const double v) const { z(i) = v; }
+};
+
 // The entry point, on canonical views of rank 1 or 2.
 template <class ExecSpace, class XView, class YView, class ZView>
 void update_into(const ExecSpace& space, typename ZView::non_const_value_type alpha, const XView& x,
@@ -55,6 +72,15 @@ void update_into(const ExecSpace& space, typename ZView::non_const_value_type al
     const auto xj = read_view<ExecSpace>(column(x, j));
     const auto yj = read_view<ExecSpace>(column(y, j));
     const auto zj = write_view<ExecSpace>(column(z, j));
+    using T = typename ZView::non_const_value_type;
+    if constexpr (is_host_space<ExecSpace>() && std::is_same<T, double>::value) {
+      if (alpha != T(0) && beta != T(0) && gamma != T(0)) {
+        for_each_certified(
+            space, "ExKokkos::exupdate", zj.extent(0),
+            UpdateOp<decltype(xj), decltype(yj), decltype(zj)>{xj, yj, zj, alpha, beta, gamma});
+        continue;
+      }
+    }
     for_each_element(
         space, "ExKokkos::exupdate", zj.extent(0),
         UpdateFunctor<decltype(xj), decltype(yj), decltype(zj)>{xj, yj, zj, alpha, beta, gamma});

@@ -4,15 +4,17 @@
 //
 // Fast path (double): a*x = p + e exactly (TwoProd), ab*p = q1 + f1 and ab*e = q2 + f2 exactly,
 // c*y = q3 + f3 exactly, when every one of these TwoProds is exact (product_splits_exactly); the
-// six doubles sum exactly to the value, and round_terms_fast (ExKokkos_ExpansionRounding.hpp)
-// rounds it when it can certify the result. Otherwise the exact path below decides.
+// six doubles sum exactly to the value, and round_terms_branch_free
+// (ExKokkos_ExpansionRounding.hpp; no branches, so that a loop over elements vectorizes) rounds
+// it when it can certify the result. Otherwise the exact path below decides.
 //
 // Exact path (double). c*y enters the long accumulator as an exact product (special values with
 // IEEE's rules). A triple product with a NaN, an infinity or a zero factor is a special term:
 // NaN (a NaN, or inf * 0), a signed infinity, or a signed zero (the XOR of the signs), added as
-// such; a finite triple product beside an infinite or NaN c*y leaves the result to c*y. Otherwise write each factor as m * 2^k with m in [1, 2) (exact: normalize_double), so
-// that ab*a*x = (p + e) * m3 * 2^E with p + e = m1 * m2 in [1, 4) exactly (TwoProd of numbers in
-// [1, 2): e is a multiple of 2^-104, |e| < 2^-51, no underflow) and |ab*a*x| in [2^E, 2^(E+3)).
+// such; a finite triple product beside an infinite or NaN c*y leaves the result to c*y. Otherwise
+// write each factor as m * 2^k with m in [1, 2) (exact: normalize_double), so that ab*a*x = (p + e)
+// * m3 * 2^E with p + e = m1 * m2 in [1, 4) exactly (TwoProd of numbers in [1, 2): e is a multiple
+// of 2^-104, |e| < 2^-51, no underflow) and |ab*a*x| in [2^E, 2^(E+3)).
 //  - E in [-1992, 2044]: the products p*2^k1 * m3*2^k2 and e*2^k1 * m3*2^k2 (k1 + k2 = E) are
 //    products of exact doubles: p*2^k1 is normal for k1 in [-1022, 1021] (p < 4), e*2^k1 keeps
 //    every bit for k1 >= -970 (its grid 2^(k1-104) >= 2^-1074), m3*2^k2 is normal for k2 in
@@ -156,29 +158,56 @@ KOKKOS_INLINE_FUNCTION double rounded_mult_exact(double c, double y, bool with_y
   return signed_zero(scaled.sign() < 0);
 }
 
-KOKKOS_INLINE_FUNCTION double rounded_mult(double c, double y, double ab, double a, double x) {
-  double p, e, t[6];
+// The fast path's terms: ab*a*x = t0 + t1 + t2 + t3 exactly while `split` stays true (each
+// TwoProd exact). The rank updates' element (ExKokkos_RoundedRankUpdate.hpp) is built from them
+// too.
+KOKKOS_FORCEINLINE_FUNCTION void triple_product_terms(double ab, double a, double x, double& t0,
+                                                      double& t1, double& t2, double& t3,
+                                                      bool& split) {
+  double p, e;
   two_prod(a, x, p, e);
-  two_prod(ab, p, t[0], t[1]);
-  two_prod(ab, e, t[2], t[3]);
+  two_prod(ab, p, t0, t1);
+  two_prod(ab, e, t2, t3);
+  split = split & product_splits_exactly(p, a, x) & product_splits_exactly(t0, ab, p) &
+          product_splits_exactly(t2, ab, e);
+}
+
+// The fast paths alone, always inlined: true when `result` is certainly RN(c*y + ab*a*x) (or
+// RN(ab*a*x)); otherwise the caller takes rounded_mult_exact.
+KOKKOS_FORCEINLINE_FUNCTION bool rounded_mult_fast(double c, double y, double ab, double a,
+                                                   double x, double& result) {
+  double t[6];
+  bool split = true;
+  triple_product_terms(ab, a, x, t[0], t[1], t[2], t[3], split);
   two_prod(c, y, t[4], t[5]);
-  const bool split = product_splits_exactly(p, a, x) & product_splits_exactly(t[0], ab, p) &
-                     product_splits_exactly(t[2], ab, e) & product_splits_exactly(t[4], c, y);
+  split = split & product_splits_exactly(t[4], c, y);
   double r;
-  if (split && round_terms_fast(t, r)) return r;
+  const bool certified = round_terms_branch_free(t, r);
+  result = r;
+  return split & certified;
+}
+
+KOKKOS_FORCEINLINE_FUNCTION bool rounded_triple_product_fast(double ab, double a, double x,
+                                                             double& result) {
+  double t[4];
+  bool split = true;
+  triple_product_terms(ab, a, x, t[0], t[1], t[2], t[3], split);
+  double r;
+  const bool certified = round_terms_branch_free(t, r);
+  result = r;
+  return split & certified;
+}
+
+KOKKOS_INLINE_FUNCTION double rounded_mult(double c, double y, double ab, double a, double x) {
+  double r;
+  if (rounded_mult_fast(c, y, ab, a, x, r)) return r;
   return rounded_mult_exact(c, y, true, ab, a, x);
 }
 
 // RN(ab*a*x).
 KOKKOS_INLINE_FUNCTION double rounded_triple_product(double ab, double a, double x) {
-  double p, e, t[4];
-  two_prod(a, x, p, e);
-  two_prod(ab, p, t[0], t[1]);
-  two_prod(ab, e, t[2], t[3]);
-  const bool split = product_splits_exactly(p, a, x) & product_splits_exactly(t[0], ab, p) &
-                     product_splits_exactly(t[2], ab, e);
   double r;
-  if (split && round_terms_fast(t, r)) return r;
+  if (rounded_triple_product_fast(ab, a, x, r)) return r;
   return rounded_mult_exact(0.0, 0.0, false, ab, a, x);
 }
 

@@ -4,12 +4,13 @@
 // a + alpha (x_i y_j + y_i x_j)).
 //
 // Fast path (double). Each x_k y_k = p_k + e_k exactly (TwoProd), and alpha p_k = q_k + f_k,
-// alpha e_k = g_k + h_k exactly, when every TwoProd is exact (product_splits_exactly): the 4 K
-// doubles and a sum exactly to the value, which round_terms_branch_free
-// (ExKokkos_ExpansionRounding.hpp: two VecSum passes and a test that certifies the rounding, with
-// its proof) rounds when it can certify the result; |a| < 2^1000 keeps its TwoSums finite. It has
-// no branches, so that a loop over a column of A vectorizes; its second pass is needed here
-// (one pass leaves r an ulp off whenever a and alpha x y are of one size, the common case).
+// alpha e_k = g_k + h_k exactly, when every TwoProd is exact (product_splits_exactly; exmult's
+// triple_product_terms): the 4 K doubles and a sum exactly to the value, which
+// round_terms_branch_free (ExKokkos_ExpansionRounding.hpp: two VecSum passes and a test that
+// certifies the rounding, with its proof) rounds when it can certify the result; |a| < 2^1000 keeps
+// its TwoSums finite. It has no branches, so that a loop over a column of A vectorizes; its second
+// pass is needed here (one pass leaves r an ulp off whenever a and alpha x y are of one size, the
+// common case).
 //
 // Exact path: the products enter a long accumulator exactly (whatever their range), and
 // round_scaled_sum (ExKokkos_ScaledSumRounding.hpp) forms alpha S + a as one integer and rounds
@@ -26,22 +27,11 @@
 
 #include "ExKokkos_ExpansionRounding.hpp"
 #include "ExKokkos_LongAccumulator.hpp"
+#include "ExKokkos_RoundedMult.hpp"
 #include "ExKokkos_ScaledSumRounding.hpp"
 
 namespace ExKokkos {
 namespace Impl {
-
-// The products' exact parts: alpha x y = t[0] + t[1] + t[2] + t[3] when `split` stays true.
-KOKKOS_FORCEINLINE_FUNCTION void scaled_product_terms(double alpha, double x, double y, double& t0,
-                                                      double& t1, double& t2, double& t3,
-                                                      bool& split) {
-  double p, e;
-  two_prod(x, y, p, e);
-  two_prod(alpha, p, t0, t1);
-  two_prod(alpha, e, t2, t3);
-  split = split & product_splits_exactly(p, x, y) & product_splits_exactly(t0, alpha, p) &
-          product_splits_exactly(t2, alpha, e);
-}
 
 // The fast path alone (above), always inlined and without branches: true when `result` is
 // certainly RN(a + alpha (x0 y0 + x1 y1)) (K = 2) or RN(a + alpha x0 y0) (K = 1, x1 and y1 not
@@ -53,8 +43,8 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_rank_update_fast(double a, double alpha
   constexpr int M = 4 * K + 1;
   double t[M];
   bool split = true;
-  scaled_product_terms(alpha, x0, y0, t[0], t[1], t[2], t[3], split);
-  if constexpr (K == 2) scaled_product_terms(alpha, x1, y1, t[4], t[5], t[6], t[7], split);
+  triple_product_terms(alpha, x0, y0, t[0], t[1], t[2], t[3], split);
+  if constexpr (K == 2) triple_product_terms(alpha, x1, y1, t[4], t[5], t[6], t[7], split);
   t[M - 1] = a;
   split = split & (compat::fabs(a) < 0x1p1000);
   double r;

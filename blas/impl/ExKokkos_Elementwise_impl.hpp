@@ -19,6 +19,43 @@ void for_each_element(const ExecSpace& space, const char* label, std::size_t n, 
   Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(space, 0, n), f);
 }
 
+// Host threads, doubles: the elements first..first+count-1 (count <= Block) with their
+// certified fast paths (Op::fast(i, r), branch-free) run as one loop that vectorizes, then
+// stored, the few a fast path refuses taking the exact path (Op::exact(i)); the fast path answers
+// only when it gives the exact path's bits, so the result does not depend on the blocking. Op
+// also provides store(i, value). Every element reads and writes its own positions only.
+template <int Block, class Op>
+KOKKOS_INLINE_FUNCTION void certified_block(const Op& op, const std::size_t first,
+                                            const int count) {
+  double r[Block];
+  int ok[Block];
+  EXKOKKOS_SIMD
+  for (int j = 0; j < count; ++j) {
+    double v;
+    ok[j] = op.fast(first + j, v) ? 1 : 0;
+    r[j] = v;
+  }
+  for (int j = 0; j < count; ++j) op.store(first + j, ok[j] ? r[j] : op.exact(first + j));
+}
+
+// A RangePolicy over blocks of 32 elements, each run by certified_block.
+template <class Op>
+struct CertifiedBlocksFunctor {
+  static constexpr int block = 32;
+  Op op;
+  std::size_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t b) const {
+    const std::size_t first = b * block;
+    certified_block<block>(op, first, static_cast<int>(n - first < block ? n - first : block));
+  }
+};
+
+template <class ExecSpace, class Op>
+void for_each_certified(const ExecSpace& space, const char* label, std::size_t n, const Op& op) {
+  using F = CertifiedBlocksFunctor<Op>;
+  for_each_element(space, label, (n + F::block - 1) / F::block, F{op, n});
+}
+
 template <class YView, class XView>
 void check_elementwise_views(const char* routine, const YView& y, const XView& x) {
   static_assert(is_exact_scalar<typename YView::non_const_value_type>(),

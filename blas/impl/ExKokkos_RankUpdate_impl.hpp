@@ -7,7 +7,7 @@
 #ifndef EXKOKKOS_RANKUPDATE_IMPL_HPP
 #define EXKOKKOS_RANKUPDATE_IMPL_HPP
 
-#include "ExKokkos_ReductionRoutine_impl.hpp"
+#include "ExKokkos_Elementwise_impl.hpp"
 
 #include <ExKokkos_RoundedRankUpdate.hpp>
 #include <impl/ExKokkos_ArgumentChecks_impl.hpp>
@@ -23,6 +23,38 @@ namespace Impl {
 // Which elements an update writes: all of them (exger) or one triangle, the diagonal included
 // (exsyr, exsyr2 with uplo "L" or "U").
 enum class UpdatedPart { whole, lower, upper };
+
+// The elements of one line of A for certified_block (host threads, doubles): a column of a
+// LayoutLeft A (a row otherwise), `outer` its index, k the position along it.
+template <int K, class AView, class XView, class YView>
+struct RankLineOp {
+  static constexpr bool left =
+      std::is_same<typename AView::array_layout, Kokkos::LayoutLeft>::value;
+  AView A;
+  XView x;
+  YView y;
+  double alpha;
+  std::int64_t outer;
+  KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t k, double& r) const {
+    const std::int64_t i = left ? std::int64_t(k) : outer, j = left ? outer : std::int64_t(k);
+    return rounded_rank_update_fast<K>(A(i, j), alpha, x(i), y(j), K == 2 ? y(i) : 0.0,
+                                       K == 2 ? x(j) : 0.0, r);
+  }
+  KOKKOS_INLINE_FUNCTION double exact(const std::size_t k) const {
+    const std::int64_t i = left ? std::int64_t(k) : outer, j = left ? outer : std::int64_t(k);
+    double xs[K], ys[K];
+    xs[0] = x(i);
+    ys[0] = y(j);
+    if constexpr (K == 2) {
+      xs[1] = y(i);
+      ys[1] = x(j);
+    }
+    return rounded_rank_update_exact(A(i, j), alpha, xs, ys);
+  }
+  KOKKOS_INLINE_FUNCTION void store(const std::size_t k, const double v) const {
+    A(left ? std::int64_t(k) : outer, left ? outer : std::int64_t(k)) = v;
+  }
+};
 
 // The element (i, j) of a rank-K update: K = 1 adds alpha x_i y_j (exger; exsyr with y = x),
 // K = 2 adds alpha (x_i y_j + y_i x_j) (exsyr2). On devices one work item per element (a
@@ -72,45 +104,11 @@ struct RankUpdateFunctor {
     const std::int64_t begin = from_outer ? outer : 0;
     const std::int64_t end = to_outer ? outer + 1 : length;
     if constexpr (std::is_same<T, double>::value) {
-      // In chunks: first every element's branch-free fast path (a loop that vectorizes), then
-      // the stores, with the exact path for the few it does not certify.
-      constexpr std::int64_t chunk = 64;
-      for (std::int64_t c = begin; c < end; c += chunk) {
-        const std::int64_t count = end - c < chunk ? end - c : chunk;
-        // The operands gathered first (the views' strides and the triangle's bounds stay out
-        // of the vectorized loop).
-        double a[chunk], xs[K][chunk], ys[K][chunk], r[chunk];
-        int certified[chunk];
-        for (std::int64_t k = 0; k < count; ++k) {
-          const std::int64_t i = left ? c + k : outer, j = left ? outer : c + k;
-          T xk[K], yk[K];
-          factors(i, j, xk, yk);
-          a[k] = A(i, j);
-          for (int q = 0; q < K; ++q) {
-            xs[q][k] = xk[q];
-            ys[q][k] = yk[q];
-          }
-        }
-        EXKOKKOS_SIMD
-        for (std::int64_t k = 0; k < count; ++k) {
-          double v;
-          certified[k] = rounded_rank_update_fast<K>(a[k], alpha, xs[0][k], ys[0][k], xs[K - 1][k],
-                                                     ys[K - 1][k], v)
-                             ? 1
-                             : 0;
-          r[k] = v;
-        }
-        for (std::int64_t k = 0; k < count; ++k) {
-          const std::int64_t i = left ? c + k : outer, j = left ? outer : c + k;
-          if (certified[k]) {
-            A(i, j) = r[k];
-          } else {
-            T xs[K], ys[K];
-            factors(i, j, xs, ys);
-            A(i, j) = rounded_rank_update_exact(A(i, j), alpha, xs, ys);
-          }
-        }
-      }
+      // In blocks of 64 whose certified fast paths run as one vectorized loop.
+      const RankLineOp<K, AView, XView, YView> op{A, x, y, alpha, outer};
+      constexpr std::int64_t block = 64;
+      for (std::int64_t c = begin; c < end; c += block)
+        certified_block<block>(op, c, static_cast<int>(end - c < block ? end - c : block));
     } else {
       for (std::int64_t k = begin; k < end; ++k) update(left ? k : outer, left ? outer : k);
     }
