@@ -148,6 +148,21 @@ Results run_all(const ExKokkos::Options& o) {
         out.push_back(steps);
         r[std::string("extrsv ") + uplo + trans + diag] = out;
       }
+  // extrsm on both sides (refined on the left), extrmm on both sides, B of 3 right-hand sides.
+  for (const char* side : {"L", "R"}) {
+    const bool left = side[0] == 'L';
+    const Mat<Space> B = to_matrix<Space>(wide(nt * 3, 12), left ? nt : 3, left ? 3 : nt);
+    ExKokkos::Options ot = o;
+    ot.refinement_steps = left ? 2 : 0;
+    const int steps =
+        ExKokkos::extrsm(space, side, left ? "L" : "U", left ? "N" : "T", "N", 0.75, T, B, ot);
+    std::vector<double> out = flatten(B);
+    out.push_back(steps);
+    r[std::string("extrsm ") + side] = out;
+    const Mat<Space> M = to_matrix<Space>(wide(nt * 3, 13), left ? nt : 3, left ? 3 : nt);
+    ExKokkos::extrmm(space, side, left ? "U" : "L", left ? "T" : "N", "U", -1.25, T, M);
+    r[std::string("extrmm ") + side] = flatten(M);
+  }
 
   // LAPACK: one matrix factored, then solved both ways; exgesv with refinement.
   const std::size_t nl = 60;
