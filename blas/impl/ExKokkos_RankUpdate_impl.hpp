@@ -24,6 +24,18 @@ namespace Impl {
 // (exsyr, exsyr2 with uplo "L" or "U").
 enum class UpdatedPart { whole, lower, upper };
 
+// The factors of element (i, j): x_i, y_j for K = 1; x_i, y_i and y_j, x_j for K = 2.
+template <int K, class T, class XView, class YView>
+KOKKOS_INLINE_FUNCTION void rank_factors(const XView& x, const YView& y, const std::int64_t i,
+                                         const std::int64_t j, T (&xs)[K], T (&ys)[K]) {
+  xs[0] = x(i);
+  ys[0] = y(j);
+  if constexpr (K == 2) {
+    xs[1] = y(i);
+    ys[1] = x(j);
+  }
+}
+
 // The elements of one line of A for certified_block (host threads, doubles): a column of a
 // LayoutLeft A (a row otherwise), `outer` its index, k the position along it.
 template <int K, class AView, class XView, class YView>
@@ -43,12 +55,7 @@ struct RankLineOp {
   KOKKOS_INLINE_FUNCTION double exact(const std::size_t k) const {
     const std::int64_t i = left ? std::int64_t(k) : outer, j = left ? outer : std::int64_t(k);
     double xs[K], ys[K];
-    xs[0] = x(i);
-    ys[0] = y(j);
-    if constexpr (K == 2) {
-      xs[1] = y(i);
-      ys[1] = x(j);
-    }
+    rank_factors<K>(x, y, i, j, xs, ys);
     return rounded_rank_update_exact(A(i, j), alpha, xs, ys);
   }
   KOKKOS_INLINE_FUNCTION void store(const std::size_t k, const double v) const {
@@ -73,20 +80,9 @@ struct RankUpdateFunctor {
   T alpha;
   UpdatedPart part;
 
-  // The element's factors: x_i, y_j for K = 1; x_i, y_i and y_j, x_j for K = 2.
-  KOKKOS_INLINE_FUNCTION void factors(const std::int64_t i, const std::int64_t j, T (&xs)[K],
-                                      T (&ys)[K]) const {
-    xs[0] = x(i);
-    ys[0] = y(j);
-    if constexpr (K == 2) {
-      xs[1] = y(i);
-      ys[1] = x(j);
-    }
-  }
-
   KOKKOS_INLINE_FUNCTION void update(const std::int64_t i, const std::int64_t j) const {
     T xs[K], ys[K];
-    factors(i, j, xs, ys);
+    rank_factors<K>(x, y, i, j, xs, ys);
     A(i, j) = rounded_rank_update(A(i, j), alpha, xs, ys);
   }
 
