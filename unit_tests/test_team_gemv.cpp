@@ -141,9 +141,15 @@ Batch<T> make_batch(const ExKokkosTest::NamedSumGenerator& g, Shape s, bool tran
     batch.x.push_back(take(k));
     batch.y.push_back(take(m));
   }
-  for (const auto& v : {batch.a, batch.x, batch.y})
+  // A lambda, not a range-for over {batch.a, batch.x, batch.y}: nvcc 13's front end rejects that
+  // braced list here (and it copied every vector).
+  const auto check_finite = [&batch](const std::vector<std::vector<T>>& v) {
     for (const auto& w : v)
       for (T e : w) batch.finite = batch.finite && std::isfinite(e);
+  };
+  check_finite(batch.a);
+  check_finite(batch.x);
+  check_finite(batch.y);
   return batch;
 }
 
