@@ -37,29 +37,32 @@ KOKKOS_INLINE_FUNCTION void rank_factors(const XView& x, const YView& y, const s
 }
 
 // The elements of one line of A for certified_block (host threads, doubles): a column of a
-// LayoutLeft A (a row otherwise), `outer` its index, k the position along it.
-template <int K, class AView, class XView, class YView>
+// LayoutLeft A (a row otherwise), `outer` its index, k the position along it. F: the
+// RankUpdateFunctor below, whose views and alpha it reads.
+template <class F>
 struct RankLineOp {
-  static constexpr bool left =
-      std::is_same<typename AView::array_layout, Kokkos::LayoutLeft>::value;
-  AView A;
-  XView x;
-  YView y;
-  double alpha;
+  static constexpr int K = F::rank;
+  F f;
   std::int64_t outer;
+  KOKKOS_INLINE_FUNCTION std::int64_t row(const std::size_t k) const {
+    return F::left ? std::int64_t(k) : outer;
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t col(const std::size_t k) const {
+    return F::left ? outer : std::int64_t(k);
+  }
   KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t k, double& r) const {
-    const std::int64_t i = left ? std::int64_t(k) : outer, j = left ? outer : std::int64_t(k);
-    return rounded_rank_update_fast<K>(A(i, j), alpha, x(i), y(j), K == 2 ? y(i) : 0.0,
-                                       K == 2 ? x(j) : 0.0, r);
+    const std::int64_t i = row(k), j = col(k);
+    return rounded_rank_update_fast<K>(f.A(i, j), f.alpha, f.x(i), f.y(j), K == 2 ? f.y(i) : 0.0,
+                                       K == 2 ? f.x(j) : 0.0, r);
   }
   KOKKOS_INLINE_FUNCTION double exact(const std::size_t k) const {
-    const std::int64_t i = left ? std::int64_t(k) : outer, j = left ? outer : std::int64_t(k);
+    const std::int64_t i = row(k), j = col(k);
     double xs[K], ys[K];
-    rank_factors<K>(x, y, i, j, xs, ys);
-    return rounded_rank_update_exact(A(i, j), alpha, xs, ys);
+    rank_factors<K>(f.x, f.y, i, j, xs, ys);
+    return rounded_rank_update_exact(f.A(i, j), f.alpha, xs, ys);
   }
   KOKKOS_INLINE_FUNCTION void store(const std::size_t k, const double v) const {
-    A(left ? std::int64_t(k) : outer, left ? outer : std::int64_t(k)) = v;
+    f.A(row(k), col(k)) = v;
   }
 };
 
@@ -71,6 +74,7 @@ struct RankLineOp {
 template <int K, class AView, class XView, class YView>
 struct RankUpdateFunctor {
   static_assert(K == 1 || K == 2, "rank-1 or rank-2 updates");
+  static constexpr int rank = K;
   using T = typename AView::non_const_value_type;
   static constexpr bool left =
       std::is_same<typename AView::array_layout, Kokkos::LayoutLeft>::value;
@@ -101,7 +105,7 @@ struct RankUpdateFunctor {
     const std::int64_t end = to_outer ? outer + 1 : length;
     if constexpr (std::is_same<T, double>::value) {
       // In blocks of 64 whose certified fast paths run as one vectorized loop.
-      const RankLineOp<K, AView, XView, YView> op{A, x, y, alpha, outer};
+      const RankLineOp<RankUpdateFunctor> op{*this, outer};
       constexpr std::int64_t block = 64;
       for (std::int64_t c = begin; c < end; c += block)
         certified_block<block>(op, c, static_cast<int>(end - c < block ? end - c : block));
