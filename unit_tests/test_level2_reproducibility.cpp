@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// exgemv, extrsv, the LU (exgetf2_batched, exgesv with refinement) and exgemm give the same bits
-// whatever runs them. Within one process: every schedule, team and league size, and a random
-// permutation of the inner index (an exact sum does not depend on order). Across
+// exgemv, extrsv, the LU (exgetf2_batched, exgesv with refinement), exgemm, exger, exsyr2, extrsm
+// and extrmm give the same bits whatever runs them. Within one process: every schedule, team and
+// league size, and a random permutation of the inner index (an exact sum does not depend on
+// order; for the rank updates and extrsm/extrmm, of the rows or right-hand sides). Across
 // processes: ctest runs this suite with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
 // digest of the bits it got to $EXKOKKOS_REPRO_OUT and repro2_compare_thread_counts compares the
 // four files. Ordinary KokkosBlas::gemv and gemm on the same data are printed beside for contrast.
@@ -28,6 +29,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -281,6 +283,103 @@ TEST(Level3Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
       std::fclose(out);
     }
   }
+}
+
+// The rank updates and the triangular level-3 routines: exger with the rows of A and x permuted
+// together (each result row moves with them), extrsm under several of extrsv's block sizes and
+// with its right-hand sides permuted, extrmm with B's rows permuted (side R); each digest is
+// appended to the file the first test started, for the thread-count comparison.
+TEST(Level3Reproducibility, RankUpdatesAndTriangularMatricesGiveTheSameBits) {
+  const auto host = [](const Matrix& M) {
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), M);
+  };
+  // P(k, .) = M(perm[k], .) (rows) or P(., k) = M(., perm[k]) (columns).
+  const auto permuted = [&host](const Matrix& M, const std::vector<std::size_t>& perm, bool rows) {
+    const auto h = host(M);
+    Matrix P("P", M.extent(0), M.extent(1));
+    auto hP = Kokkos::create_mirror_view(P);
+    for (std::size_t i = 0; i < M.extent(0); ++i)
+      for (std::size_t j = 0; j < M.extent(1); ++j) hP(i, j) = rows ? h(perm[i], j) : h(i, perm[j]);
+    Kokkos::deep_copy(P, hP);
+    return P;
+  };
+  const auto shuffled = [](std::size_t n, std::uint64_t seed) {
+    std::vector<std::size_t> perm(n);
+    std::iota(perm.begin(), perm.end(), 0);
+    ExKokkosTest::Rng rng(seed);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    return perm;
+  };
+  const auto bits = [&host](const Matrix& M) {
+    const auto h = host(M);
+    return digest(std::vector<double>(h.data(), h.data() + h.span()));
+  };
+  std::vector<std::pair<std::string, std::uint64_t>> digests;
+
+  // exger, rows permuted.
+  const std::size_t m = 120, n = 90;
+  const Matrix A0 = wide_matrix(m, n, 21), X = wide_matrix(m, 1, 22);
+  const auto x = Kokkos::subview(X, Kokkos::ALL(), 0);
+  const Vec y = wide_vector(n, 23);
+  const auto perm = shuffled(m, 24);
+  Matrix G("G", m, n);
+  Kokkos::deep_copy(G, A0);
+  const Matrix PG = permuted(A0, perm, true), PX = permuted(X, perm, true);
+  ExKokkos::exger(Space(), "T", 0.75, x, y, G);
+  ExKokkos::exger(Space(), "T", 0.75, Kokkos::subview(PX, Kokkos::ALL(), 0), y, PG);
+  EXPECT_EQ(bits(permuted(G, perm, true)), bits(PG)) << "exger, rows permuted";
+  digests.emplace_back("exger", bits(G));
+  Matrix S("S", n, n);
+  Kokkos::deep_copy(S, Kokkos::subview(A0, std::make_pair(std::size_t(0), n), Kokkos::ALL()));
+  ExKokkos::exsyr2(Space(), "T", "L", -1.25, y,
+                   Kokkos::subview(X, std::make_pair(std::size_t(0), n), 0), S);
+  digests.emplace_back("exsyr2", bits(S));
+
+  // extrsm (lower, "N") on 5 right-hand sides, refined, under block sizes 0, 1 and 40; then the
+  // right-hand sides permuted. extrmm, side R, with B's rows permuted.
+  const std::size_t nt = 200, rhs = 5;
+  ExKokkosTest::Rng rng(25);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Matrix T("T", nt, nt);
+  auto hT = Kokkos::create_mirror_view(T);
+  for (std::size_t i = 0; i < nt; ++i)
+    for (std::size_t j = 0; j < nt; ++j) hT(i, j) = i == j ? 1.5 + 0.5 * u(rng) : u(rng) / nt;
+  Kokkos::deep_copy(T, hT);
+  const Matrix B0 = wide_matrix(nt, rhs, 26);
+  std::vector<std::uint64_t> trsm;
+  for (int block : {0, 1, 40}) {
+    ExKokkos::Options o;
+    o.block_size = block;
+    o.refinement_steps = 2;
+    Matrix B("B", nt, rhs);
+    Kokkos::deep_copy(B, B0);
+    ExKokkos::extrsm(Space(), "L", "L", "N", "N", 0.75, T, B, o);
+    trsm.push_back(bits(B));
+    if (block == 0) {
+      const auto cols = shuffled(rhs, 27);
+      const Matrix PB = permuted(B0, cols, false);
+      ExKokkos::extrsm(Space(), "L", "L", "N", "N", 0.75, T, PB, o);
+      EXPECT_EQ(bits(permuted(B, cols, false)), bits(PB)) << "extrsm, right-hand sides permuted";
+    }
+  }
+  for (auto d : trsm) EXPECT_EQ(d, trsm[0]) << "extrsm, block sizes";
+  digests.emplace_back("extrsm", trsm[0]);
+  const Matrix M0 = wide_matrix(rhs, nt, 28);
+  Matrix M("M", rhs, nt);
+  Kokkos::deep_copy(M, M0);
+  const auto rows = shuffled(rhs, 29);
+  const Matrix PM = permuted(M0, rows, true);
+  ExKokkos::extrmm(Space(), "R", "U", "T", "N", -1.25, T, M);
+  ExKokkos::extrmm(Space(), "R", "U", "T", "N", -1.25, T, PM);
+  EXPECT_EQ(bits(permuted(M, rows, true)), bits(PM)) << "extrmm, rows of B permuted";
+  digests.emplace_back("extrmm", bits(M));
+
+  if (const char* path = std::getenv("EXKOKKOS_REPRO_OUT"))
+    if (FILE* out = std::fopen(path, "a")) {
+      for (const auto& d : digests)
+        std::fprintf(out, "%s %016" PRIx64 "\n", d.first.c_str(), d.second);
+      std::fclose(out);
+    }
 }
 
 }  // namespace Level2ReproducibilitySuite
