@@ -110,13 +110,14 @@ class ExpansionLanes {
   // `static constexpr bool is_product = false`, terms(s, j) returns it; with is_product = true,
   // terms(s, j, a, b) gives the factors of the exact product a * b (TwoProd, its error into the
   // tail slots). What the lanes cannot take goes to lane j's sink after the window (see the
-  // window forms below), so nothing is refused.
+  // window forms below), so nothing is refused. Returns whether anything went to a sink: a term
+  // the lanes could not take or a leftover of a cascade (data wider than the expansions).
   template <class Terms, class Sink>
-  KOKKOS_INLINE_FUNCTION void add_window(const Terms& terms, Sink& sink, int steps = window) {
+  KOKKOS_INLINE_FUNCTION bool add_window(const Terms& terms, Sink& sink, int steps = window) {
     if constexpr (Terms::is_product)
-      add_products_window(terms, sink, steps);
+      return add_products_window(terms, sink, steps);
     else
-      add_sums_window(terms, sink, steps);
+      return add_sums_window(terms, sink, steps);
   }
 
   // Adds lanes [h, 2h) into lanes [0, h) for h = W/2, W/4, ..., 1, so that lane 0 holds the sum
@@ -172,7 +173,7 @@ class ExpansionLanes {
   // lanes cannot take (|v| >= 2^1000, NaN, inf) is replaced by -0 (which changes no sum, not even a
   // zero's sign) and goes to lane j's sink once the window is done, read again.
   template <class Terms, class Sink>
-  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_sums_window(const Terms& v, Sink& sink,
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION bool add_sums_window(const Terms& v, Sink& sink,
                                                                          int steps) {
     int unsafe[W], nonzero[W];
     double leftover[window][W];
@@ -195,15 +196,17 @@ class ExpansionLanes {
           if (!(Impl::compat::fabs(t) < Impl::EftLimits<double>::big))
             Impl::lane_sink(sink, j).add(t);
         }
+    const bool spilled = any_lane(unsafe) || any_lane(nonzero);
     drain(leftover, steps, nonzero, sink);
     guard_heads(sink);
+    return spilled;
   }
 
   // add_window of products: the exact product of the factors f(s, j, a, b) joins lane j.
   // A product whose TwoProd may be inexact, or that is zero, NaN or inf, is replaced by -0 and an
   // error of 0 and goes to lane j's sink (add_product: exact for any factors) after the window.
   template <class Factors, class Sink>
-  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_products_window(const Factors& f,
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION bool add_products_window(const Factors& f,
                                                                              Sink& sink,
                                                                              int steps) {
     int unsafe[W], nonzero[W];
@@ -232,8 +235,10 @@ class ExpansionLanes {
           f(s, j, a, b);
           if (!product_is_safe(Impl::mul_rn(a, b))) Impl::lane_sink(sink, j).add_product(a, b);
         }
+    const bool spilled = any_lane(unsafe) || any_lane(nonzero);
     drain(leftover, 2 * steps, nonzero, sink);
     guard_heads(sink);
+    return spilled;
   }
 
   // Adds carry to slots First .. N-1 of lane j with TwoSum (Knuth; 6 operations, exact for any

@@ -61,6 +61,18 @@ class LongAccumulator {
     add(static_cast<double>(a) * static_cast<double>(b));
   }
 
+  // Adds (-1)^negative (high 2^64 + low) 2^exponent exactly, with the flags of a finite non-zero
+  // term (conditions: Impl::deposit_magnitude). The long accumulator is then a sink of
+  // ExKokkos_BinnedSink.hpp.
+  KOKKOS_INLINE_FUNCTION void add_scaled_magnitude(std::uint64_t high, std::uint64_t low,
+                                                   int exponent, bool negative) {
+    flags_ |= Impl::term_flags(Impl::FloatClass::finite, false);
+    if ((high | low) == 0) return;
+    count_deposit();
+    Impl::PlainDigitAdder adder{digits_};
+    Impl::deposit_magnitude(adder, high, low, exponent, negative);
+  }
+
   // Adds another accumulator exactly.
   KOKKOS_INLINE_FUNCTION void merge(const LongAccumulator& other) {
     LongAccumulator normalized_other = other;

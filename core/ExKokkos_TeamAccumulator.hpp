@@ -77,7 +77,7 @@ class TeamAccumulator {
     KOKKOS_INLINE_FUNCTION BasicSink(std::uint64_t* copy_digits, int stride, std::uint32_t* flags)
         : adder_{copy_digits, stride}, team_flags_(flags), flags_(0) {}
 
-    KOKKOS_INLINE_FUNCTION void add(double x) {
+    KOKKOS_FORCEINLINE_FUNCTION void add(double x) {
       const FloatClass c = classify(x);
       flags_ |= term_flags(c, sign_bit(x));
       if (c == FloatClass::finite) deposit_double(adder_, x);
@@ -87,6 +87,14 @@ class TeamAccumulator {
       bool deposit = false;
       flags_ |= product_flags(a, b, deposit);
       if (deposit) deposit_product(adder_, a, b);
+    }
+
+    // Adds (-1)^negative (high 2^64 + low) 2^exponent (deposit_magnitude's conditions) with the
+    // flags of a finite non-zero term: a bin of ExKokkos_BinnedSink.hpp.
+    KOKKOS_INLINE_FUNCTION void add_scaled_magnitude(std::uint64_t high, std::uint64_t low,
+                                                     int exponent, bool negative) {
+      flags_ |= term_flags(FloatClass::finite, false);
+      if ((high | low) != 0) deposit_magnitude(adder_, high, low, exponent, negative);
     }
 
     KOKKOS_INLINE_FUNCTION void publish() {

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -162,6 +163,31 @@ TEST(Level1Reductions, ProductGeneratorsAndIllConditionedDots) {
       ASSERT_TRUE(same_bits(got, expected))
           << "GenDot cond " << cond << ": " << describe(got) << " vs " << describe(expected);
     }
+  }
+}
+
+// Narrow and wide data in segments of random lengths: a CPU thread walks narrow stretches through
+// its expansion lanes and wide ones straight into exponent bins, switching back and forth
+// (blas/impl/ExKokkos_LaneWalk_impl.hpp); the sums are exact either way.
+TEST(Level1Reductions, NarrowAndWideSegments) {
+  std::mt19937_64 rng(2029);
+  for (int c = 0; c < 4; ++c) {
+    std::vector<double> x, y;
+    while (x.size() < 200000) {
+      const std::size_t len = 1 + rng() % (c < 2 ? 3000 : 40000);
+      const int kind = static_cast<int>(rng() % 4);
+      const auto segment = [&]() {
+        if (kind == 0) return ExKokkosTest::lognormal_wide(len, rng);
+        if (kind == 1) return ExKokkosTest::full_range(len, rng);
+        if (kind == 2) return ExKokkosTest::normal(len, rng);
+        return ExKokkosTest::uniform(len, rng);
+      };
+      const std::vector<double> sx = segment(), sy = segment();
+      x.insert(x.end(), sx.begin(), sx.end());
+      y.insert(y.end(), sy.begin(), sy.begin() + std::min(sx.size(), sy.size()));
+      y.resize(x.size(), 1.0);
+    }
+    check_reductions<double>(x, y, "segments " + std::to_string(c));
   }
 }
 

@@ -105,7 +105,7 @@ struct ExactReduceFunctor {
     const std::int64_t threads = team.team_size(), rank = team.team_rank();
     const std::int64_t first = begin + len * rank / threads;
     const std::int64_t last = begin + len * (rank + 1) / threads;
-    accumulate_with_lanes<N>(terms, first, last, sink);
+    accumulate_with_lanes_or_bins<N>(terms, first, last, sink);
   }
 };
 

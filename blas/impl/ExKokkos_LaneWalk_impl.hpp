@@ -10,6 +10,7 @@
 #ifndef EXKOKKOS_LANEWALK_IMPL_HPP
 #define EXKOKKOS_LANEWALK_IMPL_HPP
 
+#include <ExKokkos_BinnedSink.hpp>
 #include <ExKokkos_CompensatedLanes.hpp>
 #include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_ExpansionLanes.hpp>
@@ -94,6 +95,76 @@ KOKKOS_INLINE_FUNCTION void accumulate_with_lanes(const Terms& terms, std::int64
   ExpansionLanes<N, host_lanes> lanes;
   Expansion<N, false> scalar;
   walk_with_lanes(terms, first, last, lanes, scalar, sink);
+  lanes.flush(sink);
+  scalar.flush(sink);
+}
+
+// Adds elements [first, last) straight to exponent bins, with no expansion (a product as the
+// integer product of the significands: one path for every pair of finite factors, with no branch on
+// their range).
+template <class Terms, class Bins>
+KOKKOS_INLINE_FUNCTION void add_terms_to_bins(const Terms& terms, std::int64_t first,
+                                              std::int64_t last, Bins& bins) {
+  while (first < last) {
+    const std::int64_t count = last - first < Bins::capacity ? last - first : Bins::capacity;
+    bins.reserve(static_cast<std::uint32_t>(count));
+    for (const std::int64_t stop = first + count; first < stop; ++first) {
+      if constexpr (Terms::is_product) {
+        double a, b;
+        terms(first, a, b);
+        bins.add_product_reserved(a, b);
+      } else {
+        bins.add_reserved(terms(first));
+      }
+    }
+  }
+}
+
+// accumulate_with_lanes for data of any width. Lanes hold data whose sums fit their expansions at
+// the speed of memory; wider data leaves a leftover at nearly every step, and each leftover would
+// cost the lanes' drain more than adding the term to exponent bins directly
+// (ExKokkos_BinnedSink.hpp). So after a window that sent anything to the sink, the next windows'
+// worth of terms go straight to the bins, twice as many after each window that spills again (up
+// to max_bin_windows), one after a window that did not. Both ways are exact: only the speed
+// depends on the data, never the sum.
+//
+// Bins cost a fixed price when first reached (clearing them) and at the end (a deposit per
+// non-zero bin, up to a few thousand for wide data), which only a long range repays: shorter
+// ranges than min_terms_for_bins take accumulate_with_lanes.
+constexpr int max_bin_windows = 64;
+constexpr std::int64_t min_terms_for_bins = std::int64_t(1) << 15;
+
+template <int N, class Terms, class Sink>
+KOKKOS_INLINE_FUNCTION void accumulate_with_lanes_or_bins(const Terms& terms, std::int64_t first,
+                                                          std::int64_t last, Sink& sink) {
+  if (last - first < min_terms_for_bins) {
+    accumulate_with_lanes<N>(terms, first, last, sink);
+    return;
+  }
+  ExpansionLanes<N, host_lanes> lanes;
+  Expansion<N, false> scalar;
+  BinnedSink<Sink> bins(sink);
+  constexpr int W = host_lanes;
+  constexpr std::int64_t span = std::int64_t(ExpansionLanes<N, W>::window) * W;
+  std::int64_t i = first;
+  int bin_windows = 1;
+  while (i + span <= last) {
+    const bool spilled = lanes.add_window(WindowOfRange<Terms, W>{terms, i}, bins);
+    i += span;
+    if (!spilled) {
+      bin_windows = 1;
+      continue;
+    }
+    const std::int64_t stop = last - i > bin_windows * span ? i + bin_windows * span : last;
+    add_terms_to_bins(terms, i, stop, bins);
+    i = stop;
+    if (bin_windows < max_bin_windows) bin_windows *= 2;
+  }
+  // The tail and the final slots go to the sink itself: bins that nothing reached are never
+  // cleared nor scanned, which a short sum would feel.
+  bins.flush();
+  for (; i + W <= last; i += W) add_block_or_terms(terms, i, lanes, scalar, sink);
+  for (; i < last; ++i) add_term(terms, i, scalar, sink);
   lanes.flush(sink);
   scalar.flush(sink);
 }

@@ -108,12 +108,24 @@ KOKKOS_INLINE_FUNCTION void deposit_words(DigitAdder& add, int first_digit, int 
 // Deposits the finite non-zero double x = (-1)^s m 2^e: the integer m < 2^53 lands at bit position
 // e + 2148 >= 1074, i.e. in at most three consecutive digits.
 template <class DigitAdder>
-KOKKOS_INLINE_FUNCTION void deposit_double(DigitAdder& add, double x) {
+KOKKOS_FORCEINLINE_FUNCTION void deposit_double(DigitAdder& add, double x) {
   const DecomposedDouble d = decompose(x);
   const int position = d.exponent - AccumulatorFormat::lsb_exponent;
   const std::uint64_t w[4] = {d.significand & AccumulatorFormat::digit_mask, d.significand >> 32, 0,
                               0};
   deposit_words(add, position >> 5, position & 31, d.negative, w, 2);
+}
+
+// Deposits (-1)^negative (high 2^64 + low) 2^exponent for -2148 <= exponent and a value below
+// 2^2076 (32 bits above the top digit's unit 2^2044), so that every non-zero chunk lands in a
+// digit: one deposit (a bin of ExKokkos_BinnedSink.hpp).
+template <class DigitAdder>
+KOKKOS_INLINE_FUNCTION void deposit_magnitude(DigitAdder& add, std::uint64_t high,
+                                              std::uint64_t low, int exponent, bool negative) {
+  constexpr std::uint64_t mask = AccumulatorFormat::digit_mask;
+  const std::uint64_t w[4] = {low & mask, low >> 32, high & mask, high >> 32};
+  const int position = exponent - AccumulatorFormat::lsb_exponent;
+  deposit_words(add, position >> 5, position & 31, negative, w, 4);
 }
 
 // The exact product of two finite non-zero doubles as an integer of four 32-bit words times

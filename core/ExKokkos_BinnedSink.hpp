@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ExKokkos::Impl::BinnedSink<Sink>: a sink in front of a long accumulator's sink that makes each
+// exact term, a double or the exact product of two, one integer addition, for CPU threads whose
+// data no expansion can hold.
+//
+// Why. Data spread over many binades (lognormal, full exponent range) leaves a leftover for the
+// long accumulator at nearly every step of an expansion's cascade, and a deposit into the long
+// accumulator cuts its term into 32-bit chunks at the term's bit position: a loop with a branch per
+// chunk, which was the whole cost of such sums. A table of integers indexed by the term's exponent
+// (R. M. Neal, "Fast exact summation using small and large superaccumulators", 2015: the large
+// superaccumulator) makes a term one addition at the index of its exponent; the table goes to the
+// long accumulator once at the end (and after every `capacity` terms).
+//
+// Format. Bins come in two tables, for positive and for negative terms (so that no term is ever
+// negated; Neal indexes his by sign too). Bin k (0 .. 4195) of a table holds an unsigned 128-bit
+// integer c_k (two 64-bit words) and stands for c_k * 2^(k - 2148), with the table's sign: the
+// unit of bin 0 is the last bit of the smallest exact product of two doubles (2^-1074 * 2^-1074).
+// A finite non-zero double with exponent field e and significand m < 2^53 (the hidden bit
+// included) is exactly m units of bin u + 1073, where u = max(e, 1) (its last bit weighs
+// 2^(u - 1075); subnormals share the unit of field 1). The exact product of two of them is the
+// integer ma * mb < 2^106 in units of bin ua + ub - 2 (at most 2 * 2046 - 2 = 4090). Nothing
+// rounds: the bins always hold the exact sum of what they took.
+//
+// Headroom. A term adds less than 2^106 to one c_k, so 2^20 terms (`capacity`) keep every c_k
+// below 2^126: no 128-bit word can overflow. One count for all bins, and every 2^20 terms the bins
+// are emptied into the long accumulator; no per-bin test on the way. Emptying deposits each
+// non-zero bin once (at most four 32-bit words at bin k's unit: Sink::add_scaled_magnitude;
+// c_k 2^(k - 2148) < 2^(4090 + 126 - 2148) stays far below the long accumulator's top), and a
+// non-zero bin took at least one term, so the long accumulator takes no more deposits than there
+// were terms.
+//
+// Special values and zeros (NaN, +-inf, +-0, and products with such a factor) go straight to the
+// long accumulator's sink, whose flags carry what they mean (ExKokkos_LongAccumulator.hpp). A bin
+// sums magnitudes of one sign, so it is non-zero exactly when it took a term: emptying it gives
+// the sink the flags of a finite non-zero term, and an empty bin gives none (a sum of -0 terms
+// stays -0).
+//
+// 131 KiB of bins: a host-only object (one per CPU thread, on its stack), cleared only when the
+// first term reaches it, so sums that never leave their expansion pay nothing for it.
+#ifndef EXKOKKOS_BINNEDSINK_HPP
+#define EXKOKKOS_BINNEDSINK_HPP
+
+#include "impl/ExKokkos_FloatBits.hpp"
+
+#include <cstdint>
+
+namespace ExKokkos {
+namespace Impl {
+
+// ma * mb = high 2^64 + low for 64-bit words, from 32-bit halves (every partial product and sum
+// below fits in 64 bits for ma, mb < 2^53, the significands this file multiplies).
+KOKKOS_INLINE_FUNCTION void multiply_wide_by_halves(std::uint64_t ma, std::uint64_t mb,
+                                                    std::uint64_t& high, std::uint64_t& low) {
+  constexpr std::uint64_t mask32 = (std::uint64_t(1) << 32) - 1;
+  const std::uint64_t a0 = ma & mask32, a1 = ma >> 32;  // a1, b1 < 2^21
+  const std::uint64_t b0 = mb & mask32, b1 = mb >> 32;
+  const std::uint64_t p00 = a0 * b0;                          // < 2^64
+  const std::uint64_t mid = a1 * b0 + a0 * b1 + (p00 >> 32);  // < 2^54 + 2^32
+  low = (mid << 32) | (p00 & mask32);                         // bits of mid above 32 go to high
+  high = a1 * b1 + (mid >> 32);
+}
+
+// The same with one 64 x 64 -> 128-bit multiplication where the compiler has it.
+KOKKOS_FORCEINLINE_FUNCTION void multiply_wide(std::uint64_t ma, std::uint64_t mb,
+                                               std::uint64_t& high, std::uint64_t& low) {
+#if defined(__SIZEOF_INT128__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  const unsigned __int128 p = static_cast<unsigned __int128>(ma) * mb;
+  low = static_cast<std::uint64_t>(p);
+  high = static_cast<std::uint64_t>(p >> 64);
+#else
+  multiply_wide_by_halves(ma, mb, high, low);
+#endif
+}
+
+template <class Sink>
+class BinnedSink {
+ public:
+  static constexpr int num_bins = 4196;                              // units 2^-2148 .. 2^2047
+  static constexpr std::uint32_t capacity = std::uint32_t(1) << 20;  // terms between two emptyings
+
+  KOKKOS_INLINE_FUNCTION explicit BinnedSink(Sink& sink) : sink_(sink), used_(false), room_(0) {}
+
+  KOKKOS_FORCEINLINE_FUNCTION void add(double x) {
+    reserve(1);
+    add_reserved(x);
+  }
+
+  // Adds the exact product a * b.
+  KOKKOS_FORCEINLINE_FUNCTION void add_product(double a, double b) {
+    reserve(1);
+    add_product_reserved(a, b);
+  }
+
+  // Makes room for n <= capacity terms, which the *_reserved forms below then add without a test
+  // of their own (a loop over many terms reserves once).
+  KOKKOS_INLINE_FUNCTION void reserve(std::uint32_t n) {
+    if (room_ < n) make_room();
+    room_ -= n;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION void add_reserved(double x) {
+    const std::uint64_t bits = compat::bit_cast<std::uint64_t>(x);
+    if (!finite_nonzero(bits)) {
+      sink_.add(x);
+      return;
+    }
+    add_integer(0, significand(bits), unit_field(bits) + 1073, (bits >> 63) != 0);
+  }
+
+  // (ma 2^(ua - 1075)) (mb 2^(ub - 1075)) = ma mb 2^(ua + ub - 2150): bin ua + ub - 2.
+  KOKKOS_FORCEINLINE_FUNCTION void add_product_reserved(double a, double b) {
+    const std::uint64_t bits_a = compat::bit_cast<std::uint64_t>(a);
+    const std::uint64_t bits_b = compat::bit_cast<std::uint64_t>(b);
+    if (!(finite_nonzero(bits_a) && finite_nonzero(bits_b))) {
+      sink_.add_product(a, b);
+      return;
+    }
+    std::uint64_t high, low;
+    multiply_wide(significand(bits_a), significand(bits_b), high, low);
+    add_integer(high, low, unit_field(bits_a) + unit_field(bits_b) - 2,
+                ((bits_a ^ bits_b) >> 63) != 0);
+  }
+
+  // Hands every bin to the sink and clears them: the sink then holds the exact sum of everything
+  // this sink took. Call after the last term; the bins may take terms again afterwards.
+  KOKKOS_INLINE_FUNCTION void flush() {
+    if (!used_) return;
+    for (int t = 0; t < 2 * num_bins; ++t) {
+      const std::uint64_t low = bins_[t][0], high = bins_[t][1];
+      if ((high | low) != 0)
+        sink_.add_scaled_magnitude(high, low, t % num_bins - 2148, t >= num_bins);
+    }
+    used_ = false;
+    room_ = 0;  // the next term clears the bins
+  }
+
+ private:
+  // Neither zero nor infinite nor NaN: (bits << 1) - 1 wraps to the largest word for +-0 and is
+  // at least (0x7ff << 53) - 1 for +-inf and NaN, so one unsigned comparison tells.
+  KOKKOS_FORCEINLINE_FUNCTION static bool finite_nonzero(std::uint64_t bits) {
+    constexpr std::uint64_t special = std::uint64_t(0x7ff) << 53;
+    return (bits << 1) - 1 < special - 1;
+  }
+  // max(e, 1) for the exponent field e: subnormals share the unit of field 1.
+  KOKKOS_FORCEINLINE_FUNCTION static int unit_field(std::uint64_t bits) {
+    const int e = static_cast<int>((bits >> 52) & 0x7ff);
+    return e + static_cast<int>(e == 0);
+  }
+  // The significand with its hidden bit (none for a subnormal).
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint64_t significand(std::uint64_t bits) {
+    const std::uint64_t hidden = static_cast<std::uint64_t>(((bits >> 52) & 0x7ff) != 0) << 52;
+    return (bits & ((std::uint64_t(1) << 52) - 1)) | hidden;
+  }
+
+  // Adds (high 2^64 + low) units of bin k of the table for the sign.
+  KOKKOS_FORCEINLINE_FUNCTION void add_integer(std::uint64_t high, std::uint64_t low, int k,
+                                               bool negative) {
+    std::uint64_t* bin = bins_[k + (negative ? num_bins : 0)];
+    const std::uint64_t sum_low = bin[0] + low;
+    bin[1] += high + static_cast<std::uint64_t>(sum_low < low);  // carry out of the low word
+    bin[0] = sum_low;
+  }
+
+  // Clears the bins on first use, and empties them when they have taken `capacity` terms.
+  KOKKOS_INLINE_FUNCTION void make_room() {
+    if (used_) flush();
+    for (int k = 0; k < 2 * num_bins; ++k) bins_[k][0] = bins_[k][1] = 0;
+    used_ = true;
+    room_ = capacity;
+  }
+
+  Sink& sink_;
+  bool used_;
+  std::uint32_t room_;  // terms the bins may still take before they must be emptied
+  std::uint64_t bins_[2 * num_bins][2];  // positive terms, then negative; low and high words
+};
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_BINNEDSINK_HPP

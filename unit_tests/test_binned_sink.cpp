@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The exponent bins in front of a long accumulator (core/ExKokkos_BinnedSink.hpp) against the
+// MPFR oracle, bit for bit in every rounding: every sum and product generator, sums and products
+// mixed, the bins emptied and used again, more terms than the bins take between two emptyings,
+// and the signs of exact zeros.
+#include <ExKokkos_BinnedSink.hpp>
+#include <ExKokkos_LongAccumulator.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ExKokkos::LongAccumulator;
+using ExKokkosTest::describe;
+using ExKokkosTest::ExactSum;
+using ExKokkosTest::same_bits;
+using Bins = ExKokkos::Impl::BinnedSink<LongAccumulator>;
+
+constexpr int cases_per_generator = 5000;
+
+::testing::AssertionResult same_roundings(const LongAccumulator& acc, const ExactSum& oracle) {
+  const double d = acc.round(), od = oracle.round_double();
+  if (!same_bits(d, od))
+    return ::testing::AssertionFailure()
+           << "round<double>: " << describe(d) << " vs oracle " << describe(od);
+  const float f = acc.round<float>(), of = oracle.round_float();
+  if (!same_bits(f, of))
+    return ::testing::AssertionFailure()
+           << "round<float>: " << describe(f) << " vs oracle " << describe(of);
+  double hi, lo;
+  acc.round_pair(hi, lo);
+  const auto pair = oracle.round_pair();
+  if (!same_bits(hi, pair.first) || !same_bits(lo, pair.second))
+    return ::testing::AssertionFailure()
+           << "round_pair: (" << describe(hi) << ", " << describe(lo) << ") vs oracle ("
+           << describe(pair.first) << ", " << describe(pair.second) << ")";
+  return ::testing::AssertionSuccess();
+}
+
+// Mostly short sums (rounding corner cases are dense there), some long ones.
+std::size_t random_size(std::mt19937_64& rng) {
+  const std::uint64_t r = rng() % 100;
+  if (r < 60) return 1 + rng() % 8;
+  if (r < 90) return 1 + rng() % 64;
+  return 1 + rng() % 3000;
+}
+
+// The bins take 131 KiB: one object per test, on the heap, reused across cases (flush leaves
+// them ready for the next sum).
+struct Fixture {
+  LongAccumulator acc;
+  std::unique_ptr<Bins> bins = std::make_unique<Bins>(acc);
+  void reset() { acc = LongAccumulator(); }
+};
+
+class BinnedSums : public ::testing::TestWithParam<ExKokkosTest::NamedSumGenerator> {};
+
+TEST_P(BinnedSums, MatchTheOracle) {
+  const auto& gen = GetParam();
+  std::mt19937_64 rng(std::hash<std::string>()(gen.name) + 1);
+  Fixture f;
+  for (int c = 0; c < cases_per_generator; ++c) {
+    const std::vector<double> terms = gen.generate(random_size(rng), rng);
+    ExactSum oracle;
+    f.reset();
+    for (double t : terms) {
+      oracle.add(t);
+      f.bins->add(t);
+    }
+    f.bins->flush();
+    ASSERT_TRUE(same_roundings(f.acc, oracle)) << gen.name << ", " << terms.size() << " terms";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BinnedSink, BinnedSums,
+                         ::testing::ValuesIn(ExKokkosTest::sum_generators()),
+                         [](const ::testing::TestParamInfo<ExKokkosTest::NamedSumGenerator>& info) {
+                           return info.param.name;
+                         });
+
+class BinnedProducts : public ::testing::TestWithParam<ExKokkosTest::NamedProductGenerator> {};
+
+// Products through add_product, and through reserve + add_product_reserved as the host walk
+// calls them.
+TEST_P(BinnedProducts, MatchTheOracle) {
+  const auto& gen = GetParam();
+  std::mt19937_64 rng(std::hash<std::string>()(gen.name) + 2);
+  Fixture f;
+  for (int c = 0; c < cases_per_generator; ++c) {
+    const auto xy = gen.generate(random_size(rng), rng);
+    ExactSum oracle;
+    f.reset();
+    const bool reserved = c % 2 == 1;
+    if (reserved) f.bins->reserve(static_cast<std::uint32_t>(xy.first.size()));
+    for (std::size_t i = 0; i < xy.first.size(); ++i) {
+      oracle.add_product(xy.first[i], xy.second[i]);
+      if (reserved)
+        f.bins->add_product_reserved(xy.first[i], xy.second[i]);
+      else
+        f.bins->add_product(xy.first[i], xy.second[i]);
+    }
+    f.bins->flush();
+    ASSERT_TRUE(same_roundings(f.acc, oracle)) << gen.name << ", " << xy.first.size() << " terms";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BinnedSink, BinnedProducts, ::testing::ValuesIn(ExKokkosTest::product_generators()),
+    [](const ::testing::TestParamInfo<ExKokkosTest::NamedProductGenerator>& info) {
+      return info.param.name;
+    });
+
+// Sums and products of every generator's values mixed, some terms straight into the long
+// accumulator beside the bins, and the bins emptied at random points and used again: the
+// accumulator's sum is the same however the terms went.
+TEST(BinnedSink, MixedTermsAndIntermediateFlushes) {
+  std::mt19937_64 rng(31);
+  const auto generators = ExKokkosTest::sum_generators();
+  Fixture f;
+  for (int c = 0; c < 20000; ++c) {
+    const auto& g = generators[rng() % generators.size()];
+    const std::vector<double> a = g.generate(random_size(rng), rng);
+    std::vector<double> b = g.generate(a.size(), rng);
+    b.resize(a.size(), 0.0);
+    ExactSum oracle;
+    f.reset();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::uint64_t r = rng() % 16;
+      if (r < 7) {
+        oracle.add(a[i]);
+        f.bins->add(a[i]);
+      } else if (r < 14) {
+        oracle.add_product(a[i], b[i]);
+        f.bins->add_product(a[i], b[i]);
+      } else if (r == 14) {
+        oracle.add(a[i]);
+        f.acc.add(a[i]);
+      } else {
+        f.bins->flush();
+      }
+    }
+    f.bins->flush();
+    ASSERT_TRUE(same_roundings(f.acc, oracle)) << g.name << ", " << a.size() << " terms";
+  }
+}
+
+// More terms than the bins take between two emptyings (capacity): they empty themselves into the
+// long accumulator on the way. Products near the top of the range, which fill their bins fastest,
+// and their exact negatives, so that the sum cancels down to the few terms left over.
+TEST(BinnedSink, MoreTermsThanTheCapacity) {
+  std::mt19937_64 rng(32);
+  const std::size_t n = 2 * std::size_t(Bins::capacity) + 12345;
+  const auto xy = ExKokkosTest::full_range_products(n, rng);
+  Fixture f;
+  for (int variant = 0; variant < 2; ++variant) {
+    ExactSum oracle;
+    f.reset();
+    for (std::size_t i = 0; i < xy.first.size(); ++i) {
+      const double a = xy.first[i], b = variant == 0 ? xy.second[i] : 0x1.fffffffffffffp+1023;
+      oracle.add_product(a, b);
+      f.bins->add_product(a, b);
+      if (i % 3 == 0) {  // cancels exactly
+        oracle.add_product(-a, b);
+        f.bins->add_product(-a, b);
+      }
+    }
+    f.bins->flush();
+    ASSERT_TRUE(same_roundings(f.acc, oracle)) << "variant " << variant;
+  }
+}
+
+// Only the long accumulator's flags know the sign of an exact zero: -0 when every term was -0, +0
+// when anything else was added, even finite terms that cancelled in the bins.
+TEST(BinnedSink, SignsOfExactZeros) {
+  Fixture f;
+  const auto sum_of = [&](const std::vector<double>& terms) {
+    f.reset();
+    for (double t : terms) f.bins->add(t);
+    f.bins->flush();
+    return f.acc.round();
+  };
+  EXPECT_TRUE(same_bits(sum_of({-0.0, -0.0}), -0.0));
+  EXPECT_TRUE(same_bits(sum_of({-0.0, 0.0}), 0.0));
+  EXPECT_TRUE(same_bits(sum_of({-0.0, 1.5, -1.5, -0.0}), 0.0));
+  EXPECT_TRUE(same_bits(sum_of({-0x1p-1074, 0x1p-1074, -0.0}), 0.0));
+  EXPECT_TRUE(same_bits(sum_of({}), 0.0));
+  f.reset();
+  f.bins->add_product(-0.0, 3.0);
+  f.bins->add_product(2.0, -0.0);
+  f.bins->flush();
+  EXPECT_TRUE(same_bits(f.acc.round(), -0.0));
+  f.reset();
+  f.bins->add_product(-0.0, 3.0);
+  f.bins->add_product(0x1p-600, 0x1p-600);  // below every double, still a non-zero term
+  f.bins->add_product(-0x1p-600, 0x1p-600);
+  f.bins->flush();
+  EXPECT_TRUE(same_bits(f.acc.round(), 0.0));
+}
+
+// The product of two significands from 32-bit halves (the form compilers without a 128-bit type
+// run) against the 128-bit product, at the corners and at random.
+TEST(BinnedSink, ProductOfSignificandsByHalves) {
+  std::mt19937_64 rng(33);
+  const std::uint64_t top = (std::uint64_t(1) << 53) - 1;
+  std::vector<std::uint64_t> values = {
+      0,   1,      2, std::uint64_t(1) << 32, (std::uint64_t(1) << 32) - 1, std::uint64_t(1) << 52,
+      top, top - 1};
+  for (int i = 0; i < 100000; ++i) values.push_back(rng() & top);
+  for (std::size_t i = 0; i + 1 < values.size(); ++i) {
+    for (std::size_t j : {i, i + 1}) {
+      std::uint64_t high, low;
+      ExKokkos::Impl::multiply_wide_by_halves(values[i], values[j], high, low);
+#if defined(__SIZEOF_INT128__)
+      const unsigned __int128 p = static_cast<unsigned __int128>(values[i]) * values[j];
+      ASSERT_EQ(low, static_cast<std::uint64_t>(p)) << values[i] << " * " << values[j];
+      ASSERT_EQ(high, static_cast<std::uint64_t>(p >> 64)) << values[i] << " * " << values[j];
+#else
+      // Without a 128-bit type: the product modulo 2^64 and the high word's bound.
+      ASSERT_EQ(low, values[i] * values[j]);
+      ASSERT_LT(high, std::uint64_t(1) << 42);
+#endif
+    }
+  }
+}
+
+}  // namespace
