@@ -7,6 +7,8 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_SameRoundings.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,29 +23,9 @@ using ExKokkos::LongAccumulator;
 using ExKokkosTest::describe;
 using ExKokkosTest::ExactSum;
 using ExKokkosTest::same_bits;
+using ExKokkosTest::same_roundings;
 
 constexpr int cases_per_generator = 100000;
-
-// Compares every rounding of `acc` with the oracle; returns false (with a message) on the first
-// difference.
-::testing::AssertionResult same_roundings(const LongAccumulator& acc, const ExactSum& oracle) {
-  const double d = acc.round(), od = oracle.round_double();
-  if (!same_bits(d, od))
-    return ::testing::AssertionFailure()
-           << "round<double>: " << describe(d) << " vs oracle " << describe(od);
-  const float f = acc.round<float>(), of = oracle.round_float();
-  if (!same_bits(f, of))
-    return ::testing::AssertionFailure()
-           << "round<float>: " << describe(f) << " vs oracle " << describe(of);
-  double hi, lo;
-  acc.round_pair(hi, lo);
-  const auto pair = oracle.round_pair();
-  if (!same_bits(hi, pair.first) || !same_bits(lo, pair.second))
-    return ::testing::AssertionFailure()
-           << "round_pair: (" << describe(hi) << ", " << describe(lo) << ") vs oracle ("
-           << describe(pair.first) << ", " << describe(pair.second) << ")";
-  return ::testing::AssertionSuccess();
-}
 
 std::string show(const std::vector<double>& v) {
   std::string s;
