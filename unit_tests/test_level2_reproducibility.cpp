@@ -65,6 +65,19 @@ Vec wide_vector(std::size_t n, std::uint64_t seed) {
   return ExKokkosTest::to_view<Space>(v);
 }
 
+// A well-conditioned operand for the triangular solves (both triangles filled): the diagonal in
+// [1, 2), the rest below 1/n in magnitude.
+Matrix well_conditioned_matrix(std::size_t n, std::uint64_t seed) {
+  ExKokkosTest::Rng rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  Matrix T("T", n, n);
+  auto h = Kokkos::create_mirror_view(T);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) h(i, j) = i == j ? 1.5 + 0.5 * u(rng) : u(rng) / n;
+  Kokkos::deep_copy(T, h);
+  return T;
+}
+
 std::vector<double> gemv(const char* trans, const Matrix& A, const Vec& x, const Vec& y0,
                          const ExKokkos::Options& o = {}) {
   Vec y("y", y0.extent(0));
@@ -129,13 +142,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
 
   // extrsv, all eight variants on one well-conditioned matrix (both triangles filled).
   const std::size_t nt = 400;
-  ExKokkosTest::Rng rng(5);
-  std::uniform_real_distribution<double> u(-1, 1);
-  Matrix T("T", nt, nt);
-  auto hT = Kokkos::create_mirror_view(T);
-  for (std::size_t i = 0; i < nt; ++i)
-    for (std::size_t j = 0; j < nt; ++j) hT(i, j) = i == j ? 1.5 + 0.5 * u(rng) : u(rng) / nt;
-  Kokkos::deep_copy(T, hT);
+  const Matrix T = well_conditioned_matrix(nt, 5);
   const Vec b0 = wide_vector(nt, 6);
   for (const char* uplo : {"L", "U"})
     for (const char* trans : {"N", "T"})
@@ -160,6 +167,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
   Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space> B0("B0", batch, nl);
   {
     ExKokkosTest::Rng lrng(7);
+    std::uniform_real_distribution<double> u(-1, 1);
     std::uniform_int_distribution<int> e(-20, 20);
     auto hA = Kokkos::create_mirror_view(A0);
     auto hB = Kokkos::create_mirror_view(B0);
@@ -338,13 +346,7 @@ TEST(Level3Reproducibility, RankUpdatesAndTriangularMatricesGiveTheSameBits) {
   // extrsm (lower, "N") on 5 right-hand sides, refined, under block sizes 0, 1 and 40; then the
   // right-hand sides permuted. extrmm, side R, with B's rows permuted.
   const std::size_t nt = 200, rhs = 5;
-  ExKokkosTest::Rng rng(25);
-  std::uniform_real_distribution<double> u(-1, 1);
-  Matrix T("T", nt, nt);
-  auto hT = Kokkos::create_mirror_view(T);
-  for (std::size_t i = 0; i < nt; ++i)
-    for (std::size_t j = 0; j < nt; ++j) hT(i, j) = i == j ? 1.5 + 0.5 * u(rng) : u(rng) / nt;
-  Kokkos::deep_copy(T, hT);
+  const Matrix T = well_conditioned_matrix(nt, 25);
   const Matrix B0 = wide_matrix(nt, rhs, 26);
   std::vector<std::uint64_t> trsm;
   for (int block : {0, 1, 40}) {
