@@ -8,6 +8,9 @@
 //   double s = ExKokkos::mpi::exsum(space, x_local, comm);          // also exasum, exnrm2
 //   double d = ExKokkos::mpi::exdot(space, x_local, y_local, comm);
 //   double s = ExKokkos::mpi::exsum(x_local, comm);                 // x's default space
+//   ExKokkos::mpi::exdot(space, R, X_local, Y_local, comm);          // multivectors: R(j) for
+//   ExKokkos::mpi::exnrm2(space, R, X_local, comm);                  // column j, also exsum,
+//   exasum
 //
 //   ExKokkos::LongAccumulator acc;                                 // a user's own exact sum:
 //   Kokkos::parallel_reduce(policy, lambda, ExKokkos::ExactSum<>(acc));
@@ -21,10 +24,10 @@
 // std::invalid_argument (the rank at fault with the local message, naming the routine and the
 // extents; the others saying that another rank had invalid arguments).
 //
-// The exchange is one MPI_Allreduce of num_digits + 1 = 133 words per accumulator, with a
-// user-defined commutative operation that adds two accumulators exactly and normalizes at once
-// (ExKokkos_PackedAccumulator.hpp has the bound), so no rank count can exhaust the digits'
-// headroom and MPI may combine the contributions in any order.
+// The exchange is one MPI_Allreduce of num_digits + 1 = 133 words per accumulator (one per
+// column for a multivector, all in the same call), with a user-defined commutative operation that
+// adds two accumulators exactly and normalizes at once, so that MPI may combine the contributions
+// in any order (impl/ExKokkos_DistributedReduction_impl.hpp).
 #ifndef EXKOKKOS_MPI_HPP
 #define EXKOKKOS_MPI_HPP
 
@@ -36,112 +39,102 @@
 
 #include <mpi.h>
 
+#include "impl/ExKokkos_DistributedReduction_impl.hpp"
+
 #include <ExKokkos_Asum.hpp>
 #include <ExKokkos_CorrectlyRoundedSqrt.hpp>
 #include <ExKokkos_Dot.hpp>
 #include <ExKokkos_LongAccumulator.hpp>
 #include <ExKokkos_Nrm2.hpp>
-#include <ExKokkos_PackedAccumulator.hpp>
 #include <ExKokkos_Sum.hpp>
 
+#include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 
 namespace ExKokkos {
 namespace Impl {
-
-// Set in the packed flag word's high half by a rank whose arguments were invalid.
-constexpr std::uint64_t packed_invalid_arguments = std::uint64_t(1) << 32;
-
-// The MPI_User_function of the exchange: inout[k] := in[k] + inout[k] for len packed
-// accumulators (MPI never splits an element of a derived datatype).
-inline void combine_packed_accumulators(void* in, void* inout, int* len, MPI_Datatype*) {
-  const auto* a = static_cast<const std::uint64_t*>(in);
-  auto* b = static_cast<std::uint64_t*>(inout);
-  for (int k = 0; k < *len; ++k)
-    combine_packed(a + k * PackedAccumulator::num_words, b + k * PackedAccumulator::num_words);
-}
-
-inline void check_mpi(int rc, const char* routine, const char* call) {
-  if (rc == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  std::string message = std::string(routine) + ": " + call + " failed";
-  if (MPI_Error_string(rc, text, &length) == MPI_SUCCESS)
-    message += std::string(": ") + std::string(text, static_cast<std::size_t>(length));
-  throw std::runtime_error(message);
-}
-
-// The datatype (one packed accumulator) and the operation, created for one exchange and freed
-// after it, so that nothing outlives MPI_Finalize.
-class PackedAccumulatorExchange {
- public:
-  explicit PackedAccumulatorExchange(const char* routine) : routine_(routine) {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (!initialized) throw std::logic_error(std::string(routine) + ": MPI is not initialized");
-    check_mpi(MPI_Type_contiguous(PackedAccumulator::num_words, MPI_UINT64_T, &type_), routine,
-              "MPI_Type_contiguous");
-    check_mpi(MPI_Type_commit(&type_), routine, "MPI_Type_commit");
-    // Commutative: the sum is exact, its normalized form unique, and OR commutes.
-    const int rc = MPI_Op_create(&combine_packed_accumulators, 1, &op_);
-    if (rc != MPI_SUCCESS) MPI_Type_free(&type_);
-    check_mpi(rc, routine, "MPI_Op_create");
-  }
-  ~PackedAccumulatorExchange() {
-    MPI_Op_free(&op_);
-    MPI_Type_free(&type_);
-  }
-  PackedAccumulatorExchange(const PackedAccumulatorExchange&) = delete;
-  PackedAccumulatorExchange& operator=(const PackedAccumulatorExchange&) = delete;
-
-  // Every rank's words are replaced by the sum over the ranks of comm.
-  void allreduce(std::uint64_t* words, MPI_Comm comm) const {
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, words, 1, type_, op_, comm), routine_, "MPI_Allreduce");
-  }
-
- private:
-  const char* routine_;
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
-  MPI_Op op_ = MPI_OP_NULL;
-};
-
-// The shape of every distributed routine: local() gives this rank's exact sum (it may throw
-// std::invalid_argument), the sums are added across comm, and finish() rounds the total. A rank
-// with invalid arguments contributes an empty sum and the invalid-arguments bit, so that every
-// rank completes the collective and then throws.
-template <class Local, class Finish>
-auto distributed_reduction(const char* routine, MPI_Comm comm, const Local& local,
-                           const Finish& finish) -> decltype(finish(LongAccumulator())) {
-  std::uint64_t words[PackedAccumulator::num_words];
-  std::string local_error;
-  try {
-    pack(local(), words);
-  } catch (const std::invalid_argument& e) {
-    local_error = e.what();
-    pack(LongAccumulator(), words);
-    words[PackedAccumulator::flags_word] |= packed_invalid_arguments;
-  }
-  PackedAccumulatorExchange(routine).allreduce(words, comm);
-  if (!local_error.empty()) throw std::invalid_argument(local_error);
-  if (words[PackedAccumulator::flags_word] & packed_invalid_arguments)
-    throw std::invalid_argument(std::string(routine) +
-                                ": invalid arguments on another rank of the communicator");
-  return finish(unpack(words));
-}
-
-template <class T>
-struct RoundAccumulator {
-  T operator()(const LongAccumulator& sum) const { return sum.round<T>(); }
-};
 
 // exnrm2's rounding: the correctly rounded square root, as in the single-process exnrm2.
 template <class T>
 struct SqrtRoundAccumulator {
   T operator()(const LongAccumulator& squares) const { return sqrt_rounded<T>(squares); }
 };
+
+// The multivector forms: R(j) := finish(the exact sum over the ranks of terms_of(x_j, y_j)),
+// where x_j and y_j are column j of X and Y (a rank-1 operand, or one of a single column, is
+// every column's, as in the single-process exdot; the reductions of one operand pass it as both).
+// Every argument is checked on every rank before anything is launched, so that a refused call
+// writes nothing on any rank. R is written, and space fenced, after the exchange.
+template <class ExecSpace, class RView, class XView, class YView, class MakeTerms, class Finish>
+void distributed_columns_into(const ExecSpace& space, const char* routine, MPI_Comm comm,
+                              const RView& r, const XView& x, const YView& y,
+                              int deposits_per_element, const Options& options,
+                              const MakeTerms& terms_of, const Finish& finish) {
+  const auto totals = distributed_column_reductions(
+      routine, comm,
+      [&] {
+        refuse_inside_parallel_region(space, routine);
+        const std::size_t columns = paired_columns(routine, x, y);
+        check_result_length(routine, r, columns);
+        validate_options(space, routine, OptionUses::reduction(), options,
+                         ProblemFacts{static_cast<std::int64_t>(x.extent(0))});
+        return columns;
+      },
+      [&](int j) {
+        const auto xj = read_view<ExecSpace>(column(x, j));
+        const auto yj = read_view<ExecSpace>(column(y, j));
+        return reduce_to_accumulator(space, terms_of(xj, yj), xj.extent(0), deposits_per_element,
+                                     options, routine);
+      },
+      finish);
+  for (std::size_t j = 0; j < totals.size(); ++j)
+    Kokkos::deep_copy(space, element(r, j), totals[j]);
+  space.fence();
+}
+
+// Term makers of the multivector forms, on canonical columns.
+struct MakeSumTerms {
+  template <class XView, class YView>
+  SumTerms<XView> operator()(const XView& x, const YView&) const {
+    return {x};
+  }
+};
+struct MakeAbsTerms {
+  template <class XView, class YView>
+  AbsTerms<XView> operator()(const XView& x, const YView&) const {
+    return {x};
+  }
+};
+struct MakeSquareTerms {
+  template <class XView, class YView>
+  square_terms_t<XView> operator()(const XView& x, const YView&) const {
+    return {x};
+  }
+};
+struct MakeDotTerms {
+  template <class XView, class YView>
+  dot_terms_t<XView, YView> operator()(const XView& x, const YView& y) const {
+    return {x, y};
+  }
+};
+
+// The multivector forms of one operand (exsum, exasum, exnrm2) on the user's views: R(j) is the
+// exact sum of make_terms(column j of X) over the ranks, rounded by Finish<T>.
+template <template <class> class Finish, class ExecSpace, class RView, class XView, class MakeTerms>
+void distributed_one_operand_columns(const ExecSpace& space, const char* routine, MPI_Comm comm,
+                                     const RView& R, const XView& X, int deposits_per_element,
+                                     const Options& options, const MakeTerms& make_terms) {
+  require_accessible<ExecSpace, RView>();
+  require_accessible<ExecSpace, XView>();
+  using T = typename XView::non_const_value_type;
+  static_assert(is_exact_scalar<T>(), "ExKokkos::mpi: X must hold double or float");
+  static_assert(std::is_same<T, typename RView::value_type>::value,
+                "ExKokkos::mpi: R must hold X's value type (and not be const)");
+  const auto x = read_view<ExecSpace>(X);
+  distributed_columns_into(space, routine, comm, write_view<ExecSpace>(R), x, x,
+                           deposits_per_element, options, make_terms, Finish<T>());
+}
 
 }  // namespace Impl
 
@@ -152,7 +145,7 @@ inline void allreduce(LongAccumulator& acc, MPI_Comm comm) {
   constexpr const char* routine = "ExKokkos::mpi::allreduce";
   std::uint64_t words[Impl::PackedAccumulator::num_words];
   Impl::pack(acc, words);
-  Impl::PackedAccumulatorExchange(routine).allreduce(words, comm);
+  Impl::PackedAccumulatorExchange(routine).allreduce(words, 1, comm);
   acc = Impl::unpack(words);
 }
 
@@ -258,6 +251,98 @@ template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int
 typename XView::non_const_value_type exnrm2(const XView& x, MPI_Comm comm,
                                             const Options& options = {}) {
   return exnrm2(typename XView::execution_space(), x, comm, options);
+}
+
+// The multivector forms, as KokkosBlas' (ExKokkos_Dot.hpp and its siblings): X (and Y) rank 2,
+// R a rank-1 view of one entry per column in the space's memory, R(j) the distributed routine's
+// bits on column j (equal to the single-process multivector routine on the whole multivector);
+// for exdot one of X and Y may be rank 1 (or of one column), paired with every column of the
+// other. Every rank passes the same number of columns. One MPI_Allreduce carries every column's
+// exact sum; R is written when the call returns.
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                                      Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exsum(const ExecSpace& space, const RView& R, const XView& X, MPI_Comm comm,
+           const Options& options = {}) {
+  Impl::distributed_one_operand_columns<Impl::RoundAccumulator>(
+      space, "ExKokkos::mpi::exsum", comm, R, X, 1, options, Impl::MakeSumTerms());
+}
+
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                                      Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exasum(const ExecSpace& space, const RView& R, const XView& X, MPI_Comm comm,
+            const Options& options = {}) {
+  Impl::distributed_one_operand_columns<Impl::RoundAccumulator>(
+      space, "ExKokkos::mpi::exasum", comm, R, X, 1, options, Impl::MakeAbsTerms());
+}
+
+template <class ExecSpace, class RView, class XView,
+          typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                                      Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exnrm2(const ExecSpace& space, const RView& R, const XView& X, MPI_Comm comm,
+            const Options& options = {}) {
+  Impl::distributed_one_operand_columns<Impl::SqrtRoundAccumulator>(
+      space, "ExKokkos::mpi::exnrm2", comm, R, X, 2, options, Impl::MakeSquareTerms());
+}
+
+template <class ExecSpace, class RView, class XView, class YView,
+          typename std::enable_if<
+              Impl::is_space<ExecSpace>() && Impl::is_rank1_view<RView>() &&
+                  Impl::is_rank1or2_view<XView>() && Impl::is_rank1or2_view<YView>() &&
+                  (Impl::is_rank2_view<XView>() || Impl::is_rank2_view<YView>()),
+              int>::type = 0>
+void exdot(const ExecSpace& space, const RView& R, const XView& X, const YView& Y, MPI_Comm comm,
+           const Options& options = {}) {
+  Impl::require_accessible<ExecSpace, RView>();
+  Impl::require_accessible<ExecSpace, XView>();
+  Impl::require_accessible<ExecSpace, YView>();
+  using T = typename XView::non_const_value_type;
+  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::mpi::exdot: X must hold double or float");
+  static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
+                "ExKokkos::mpi::exdot: X and Y must hold the same value type");
+  static_assert(std::is_same<T, typename RView::value_type>::value,
+                "ExKokkos::mpi::exdot: R must hold X's value type (and not be const)");
+  Impl::distributed_columns_into(space, "ExKokkos::mpi::exdot", comm,
+                                 Impl::write_view<ExecSpace>(R), Impl::read_view<ExecSpace>(X),
+                                 Impl::read_view<ExecSpace>(Y), 2, options, Impl::MakeDotTerms(),
+                                 Impl::RoundAccumulator<T>());
+}
+
+// ... and without the execution space (X's default one).
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exsum(const RView& R, const XView& X, MPI_Comm comm, const Options& options = {}) {
+  exsum(typename XView::execution_space(), R, X, comm, options);
+}
+
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exasum(const RView& R, const XView& X, MPI_Comm comm, const Options& options = {}) {
+  exasum(typename XView::execution_space(), R, X, comm, options);
+}
+
+template <class RView, class XView,
+          typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank2_view<XView>(),
+                                  int>::type = 0>
+void exnrm2(const RView& R, const XView& X, MPI_Comm comm, const Options& options = {}) {
+  exnrm2(typename XView::execution_space(), R, X, comm, options);
+}
+
+template <
+    class RView, class XView, class YView,
+    typename std::enable_if<Impl::is_rank1_view<RView>() && Impl::is_rank1or2_view<XView>() &&
+                                Impl::is_rank1or2_view<YView>() &&
+                                (Impl::is_rank2_view<XView>() || Impl::is_rank2_view<YView>()),
+                            int>::type = 0>
+void exdot(const RView& R, const XView& X, const YView& Y, MPI_Comm comm,
+           const Options& options = {}) {
+  exdot(typename XView::execution_space(), R, X, Y, comm, options);
 }
 
 }  // namespace mpi

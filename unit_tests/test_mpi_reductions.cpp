@@ -295,6 +295,194 @@ std::string check_case(const std::vector<T>& x, const std::vector<T>& y, const s
   return line + "\n";
 }
 
+// --- Multivectors -----------------------------------------------------------------------------
+
+// Columns (each a global vector) as an n x c matrix of the rows `rows`: LayoutStride, the middle
+// plane of a rank-3 view whose other planes hold values that must not leak in; or a copy of it in
+// the layout of View (LayoutLeft, LayoutRight).
+template <class T>
+Kokkos::View<T**, Kokkos::LayoutStride, Mem> to_strided_matrix(
+    const std::vector<std::vector<T>>& columns, const std::vector<std::size_t>& rows) {
+  const std::size_t c = columns.size(), n = rows.size();
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> planes("planes", n, 3, c);
+  auto h = Kokkos::create_mirror_view(planes);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < c; ++j) {
+      h(i, 0, j) = h(i, 2, j) = T(12345);
+      h(i, 1, j) = columns[j][rows[i]];
+    }
+  Kokkos::deep_copy(planes, h);
+  return Kokkos::subview(planes, Kokkos::ALL(), 1, Kokkos::ALL());
+}
+
+template <class View, class T>
+View to_matrix(const std::vector<std::vector<T>>& columns, const std::vector<std::size_t>& rows) {
+  View m("m", rows.size(), columns.size());
+  Kokkos::deep_copy(m, to_strided_matrix(columns, rows));  // one space: any two layouts
+  return m;
+}
+
+template <class RView>
+std::vector<typename RView::non_const_value_type> to_vector(const RView& r) {
+  auto h = Kokkos::create_mirror_view(r);
+  Kokkos::deep_copy(h, r);
+  std::vector<typename RView::non_const_value_type> v(r.extent(0));
+  for (std::size_t j = 0; j < v.size(); ++j) v[j] = h(j);
+  return v;
+}
+
+const char* const multivector_names[] = {"exsum", "exasum", "exnrm2", "exdot", "exdot(X, y)"};
+
+// The distributed multivector routines on this rank's rows of X and Y; R(j) of each of the five
+// forms, in the order of multivector_names (exdot(X, y): every column of X against the rank-1
+// first column of Y).
+template <class T, class XView>
+std::vector<std::vector<T>> distributed_multivector(const XView& x, const XView& y,
+                                                    const ExKokkos::Options& o, bool strided_r) {
+  const std::size_t c = x.extent(1);
+  std::vector<std::vector<T>> got;
+  // R contiguous, or a column of a LayoutRight matrix (stride 2).
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> storage("R", c, 2);
+  Kokkos::View<T*, Kokkos::LayoutStride, Mem> r = Kokkos::subview(storage, Kokkos::ALL(), 1);
+  Kokkos::View<T*, Mem> contiguous("R", c);
+  auto run = [&](auto&& call) {
+    Kokkos::deep_copy(storage, T(-7));
+    Kokkos::deep_copy(contiguous, T(-7));
+    if (strided_r) {
+      call(r);
+      got.push_back(to_vector(r));
+      // The other column of R's storage is untouched.
+      const auto other = to_vector(Kokkos::subview(storage, Kokkos::ALL(), 0));
+      for (T v : other) EXPECT_EQ(v, T(-7));
+    } else {
+      call(contiguous);
+      got.push_back(to_vector(contiguous));
+    }
+  };
+  run([&](const auto& R) { ExKokkos::mpi::exsum(Space(), R, x, MPI_COMM_WORLD, o); });
+  run([&](const auto& R) { ExKokkos::mpi::exasum(R, x, MPI_COMM_WORLD, o); });
+  run([&](const auto& R) { ExKokkos::mpi::exnrm2(Space(), R, x, MPI_COMM_WORLD, o); });
+  run([&](const auto& R) { ExKokkos::mpi::exdot(Space(), R, x, y, MPI_COMM_WORLD, o); });
+  const auto y0 = Kokkos::subview(y, Kokkos::ALL(), 0);
+  run([&](const auto& R) { ExKokkos::mpi::exdot(R, x, y0, MPI_COMM_WORLD, o); });
+  return got;
+}
+
+// Every multivector routine under every distribution of the rows (LayoutLeft blocks, LayoutRight
+// random owners, strided round robin) against the oracle of each column and the single-process
+// multivector routine on the whole matrix; returns this rank's bits as a repro line.
+template <class T>
+std::string check_multivector_case(const std::vector<std::vector<T>>& xs,
+                                   const std::vector<std::vector<T>>& ys, const std::string& what,
+                                   std::uint64_t seed) {
+  const int rank = world_rank(), size = world_size();
+  const std::size_t c = xs.size(), n = c ? xs[0].size() : 0;
+  std::vector<std::vector<T>> expected(5, std::vector<T>(c));
+  for (std::size_t j = 0; j < c; ++j) {
+    const std::vector<T> e = oracle(xs[j], ys[j]);
+    expected[0][j] = e[0];
+    expected[1][j] = e[1];
+    expected[2][j] = e[3];
+    expected[3][j] = e[2];
+    expected[4][j] = oracle(xs[j], ys[0])[2];
+  }
+  std::vector<std::size_t> all_rows(n);
+  for (std::size_t i = 0; i < n; ++i) all_rows[i] = i;
+  using Left = Kokkos::View<T**, Kokkos::LayoutLeft, Mem>;
+  using Right = Kokkos::View<T**, Kokkos::LayoutRight, Mem>;
+  {
+    const auto X = to_matrix<Left>(xs, all_rows), Y = to_matrix<Left>(ys, all_rows);
+    Kokkos::View<T*, Mem> R("R", c);
+    std::vector<std::vector<T>> single;
+    ExKokkos::exsum(Space(), R, X);
+    single.push_back(to_vector(R));
+    ExKokkos::exasum(Space(), R, X);
+    single.push_back(to_vector(R));
+    ExKokkos::exnrm2(Space(), R, X);
+    single.push_back(to_vector(R));
+    ExKokkos::exdot(Space(), R, X, Y);
+    single.push_back(to_vector(R));
+    ExKokkos::exdot(Space(), R, X, Kokkos::subview(Y, Kokkos::ALL(), 0));
+    single.push_back(to_vector(R));
+    for (int r = 0; r < 5; ++r)
+      for (std::size_t j = 0; j < c; ++j)
+        EXPECT_TRUE(same_bits(single[r][j], expected[r][j]))
+            << what << " single-process " << multivector_names[r] << " column " << j << ": "
+            << describe(single[r][j]) << " vs oracle " << describe(expected[r][j]);
+  }
+  std::string line = what + " multivector n=" + std::to_string(n) + " c=" + std::to_string(c);
+  for (Distribution d : all_distributions) {
+    const std::vector<std::size_t> mine = owned(d, n, rank, size, seed);
+    const ExKokkos::Options o = rank_options(d, rank);
+    std::vector<std::vector<T>> got;
+    if (d == Distribution::round_robin)
+      got = distributed_multivector<T>(to_strided_matrix(xs, mine), to_strided_matrix(ys, mine), o,
+                                       true);
+    else if (d == Distribution::random_owner)
+      got = distributed_multivector<T>(to_matrix<Right>(xs, mine), to_matrix<Right>(ys, mine), o,
+                                       false);
+    else
+      got = distributed_multivector<T>(to_matrix<Left>(xs, mine), to_matrix<Left>(ys, mine), o,
+                                       d == Distribution::random_blocks);
+    line += std::string(" ") + name(d);
+    std::vector<std::uint64_t> words;
+    for (int r = 0; r < 5; ++r)
+      for (std::size_t j = 0; j < c; ++j) {
+        words.push_back(bits(got[r][j]));
+        char hex[24];
+        std::snprintf(hex, sizeof hex, " %016" PRIx64, bits(got[r][j]));
+        line += hex;
+        EXPECT_TRUE(same_bits(got[r][j], expected[r][j]))
+            << what << " " << name(d) << " rank " << rank << "/" << size << " (" << mine.size()
+            << " local rows) " << multivector_names[r] << " column " << j << ": "
+            << describe(got[r][j]) << " vs oracle " << describe(expected[r][j]);
+      }
+    EXPECT_TRUE(same_on_every_rank(words)) << what << " " << name(d) << ": the ranks differ";
+  }
+  return line + "\n";
+}
+
+std::string multivectors() {
+  std::string lines;
+  std::mt19937_64 rng(31);
+  // Columns of different kinds side by side: a wide column beside a cancelling one beside one of
+  // special values, so that one column's flags or headroom cannot reach another's.
+  for (std::size_t n : {0, 5, 3001}) {
+    std::vector<std::vector<double>> xs, ys;
+    const auto products = ExKokkosTest::product_generators();
+    for (const auto& g : products) {
+      const auto xy = g.generate(n, rng);
+      if (xy.first.size() != n) continue;  // gen_dot makes at least 6 elements
+      xs.push_back(xy.first);
+      ys.push_back(xy.second);
+    }
+    for (const char* kind : {"nan_inf_mix", "signed_zeros", "exact_cancellation"})
+      for (const auto& g : ExKokkosTest::sum_generators())
+        if (g.name == kind) {
+          xs.push_back(g.generate(n, rng));
+          ys.push_back(ExKokkosTest::full_range(n, rng));
+          if (xs.back().size() != n) {  // some make at least one or two elements
+            xs.pop_back();
+            ys.pop_back();
+          }
+        }
+    lines += check_multivector_case(xs, ys, "mixed_columns", rng());
+    std::vector<std::vector<float>> fx, fy;
+    for (std::size_t j = 0; j < 3; ++j) {
+      // Normal values scaled by 2^[-60, 60): wide, and finite in float.
+      const auto x = ExKokkosTest::normal(n, rng), y = ExKokkosTest::normal(n, rng);
+      fx.emplace_back();
+      for (double v : x) fx.back().push_back(float(std::ldexp(v, int(rng() % 120) - 60)));
+      fy.emplace_back(y.begin(), y.end());
+    }
+    lines += check_multivector_case(fx, fy, "float_columns", rng());
+  }
+  // No columns: nothing to reduce, on any rank.
+  lines += check_multivector_case(std::vector<std::vector<double>>(),
+                                  std::vector<std::vector<double>>(), "no_columns", 3);
+  return lines;
+}
+
 // A group of cases whose bits every rank count must reproduce: computed and checked by its test,
 // and computed again by WriteBitsForRankCountComparison only where that test has not run in this
 // process (run alone, filtered or shuffled), so that the file holds every group whatever ran
@@ -387,7 +575,7 @@ std::string special_values() {
 }
 
 ReproGroup sum_group(every_sum_generator), product_group(every_product_generator),
-    float_group(float_data), special_group(special_values);
+    float_group(float_data), special_group(special_values), multivector_group(multivectors);
 
 TEST(MpiReductions, EverySumGeneratorAndDistributionGivesTheOracleBits) {
   sum_group.run();
@@ -403,6 +591,10 @@ TEST(MpiReductions, FloatData) {
 
 TEST(MpiReductions, SpecialValuesCrossRanks) {
   special_group.run();
+}
+
+TEST(MpiReductions, MultivectorsGiveEachColumnsOracleBits) {
+  multivector_group.run();
 }
 
 TEST(MpiReductions, SubCommunicators) {
@@ -466,15 +658,51 @@ TEST(MpiReductions, InvalidArgumentsOnOneRankThrowOnEveryRank) {
   }
   EXPECT_TRUE(thrown) << "rank " << rank;
 
+  // Multivectors: R of the wrong length on the last rank, then a different number of columns on
+  // rank 0, then a bad option on the last rank. Every rank throws, and no rank's R is written.
+  Kokkos::View<double**, Kokkos::LayoutLeft, Mem> X("X", 4, 3), X2("X2", 4, rank == 0 ? 2 : 3);
+  Kokkos::deep_copy(X, 1.0);
+  Kokkos::deep_copy(X2, 1.0);
+  Kokkos::View<double*, Mem> R("R", rank == size - 1 ? 2 : 3), R3("R3", 3), R2("R2", X2.extent(1));
+  const auto refused = [&](const char* what, const char* expected_text, const auto& call) {
+    Kokkos::deep_copy(R, -7.0);
+    Kokkos::deep_copy(R3, -7.0);
+    Kokkos::deep_copy(R2, -7.0);
+    bool threw = false;
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      threw = true;
+      EXPECT_NE(std::string(e.what()).find(expected_text), std::string::npos)
+          << what << ", rank " << rank << ": " << e.what();
+    }
+    EXPECT_TRUE(threw) << what << ", rank " << rank;
+    for (double v : to_vector(R)) EXPECT_EQ(v, -7.0) << what << ", rank " << rank;
+    for (double v : to_vector(R3)) EXPECT_EQ(v, -7.0) << what << ", rank " << rank;
+    for (double v : to_vector(R2)) EXPECT_EQ(v, -7.0) << what << ", rank " << rank;
+  };
+  refused("R too short", rank == size - 1 ? "R.extent(0) = 2" : "another rank",
+          [&] { ExKokkos::mpi::exdot(Space(), R, X, X, MPI_COMM_WORLD); });
+  if (size > 1)
+    refused("columns differ", "the same number of columns",
+            [&] { ExKokkos::mpi::exsum(Space(), R2, X2, MPI_COMM_WORLD); });
+  ExKokkos::Options bad_last;
+  if (rank == size - 1) bad_last.league_size = -1;
+  refused("bad option", "ExKokkos::mpi::exnrm2",
+          [&] { ExKokkos::mpi::exnrm2(Space(), R3, X, MPI_COMM_WORLD, bad_last); });
+
   // The communicator is still usable, and valid calls succeed: 4 ones per rank.
   EXPECT_EQ(ExKokkos::mpi::exdot(Space(), x, x, MPI_COMM_WORLD), 4.0 * size);
+  ExKokkos::mpi::exasum(Space(), R3, X, MPI_COMM_WORLD);
+  for (double v : to_vector(R3)) EXPECT_EQ(v, 4.0 * size);
 }
 
 // Writes the bits for the cross-rank-count comparison (rank 0, when $EXKOKKOS_REPRO_OUT is set):
 // every group, in a fixed order, whichever tests ran before and in whatever order.
 TEST(MpiReductions, WriteBitsForRankCountComparison) {
   std::string all;
-  for (ReproGroup* g : {&sum_group, &product_group, &float_group, &special_group})
+  for (ReproGroup* g :
+       {&sum_group, &product_group, &float_group, &special_group, &multivector_group})
     all += g->lines();
   EXPECT_FALSE(all.empty());
   if (world_rank() != 0) return;
