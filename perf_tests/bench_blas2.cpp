@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-2 benchmarks: exgemv beside KokkosBlas::gemv (OpenBLAS behind it) for "N" and "T" on
-// square, tall and wide matrices, and extrsv (lower, non-unit; "N", and "T", which walks the
+// square, tall and wide matrices (uniform data; and lognormal data, random signs times
+// exp(N(0, 18)), on the square ones), and extrsv (lower, non-unit; "N", and "T", which walks the
 // triangle backwards along its contiguous columns) beside KokkosBlas::trsm with one right-hand
 // side and a plain Kokkos substitution ("N"); the rank updates exger, exsyr and exsyr2 (lower)
 // beside the BLAS of the build (OpenBLAS' dger, dsyr, dsyr2, on the host) and a plain Kokkos
@@ -29,7 +30,10 @@ extern "C" void dsyr2_(const char* uplo, const int* n, const double* alpha, cons
                        const int* lda);
 #endif
 
+#include <cmath>
+#include <cstdint>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -45,9 +49,28 @@ struct GemvProblem {
   Vec x, y, y0;
 };
 
-GemvProblem make_gemv(std::size_t m, std::size_t n, bool transposed) {
+// Every entry of v: a random sign times exp(N(0, 18)), magnitudes over some 10^±23 and at times
+// 10^±70 (the wide data of issue 39's tables), drawn on the host.
+template <class View>
+void fill_lognormal(const View& v, std::uint64_t seed) {
+  auto h = Kokkos::create_mirror_view(v);
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 18.0);
+  double* data = h.data();
+  for (std::size_t k = 0; k < h.span(); ++k)
+    data[k] = (rng() & 1 ? -1.0 : 1.0) * std::exp(normal(rng));
+  Kokkos::deep_copy(v, h);
+}
+
+GemvProblem make_gemv(std::size_t m, std::size_t n, bool transposed, bool lognormal) {
   GemvProblem p{Matrix("A", m, n), Vec("x", transposed ? m : n), Vec("y", transposed ? n : m),
                 Vec("y0", transposed ? n : m)};
+  if (lognormal) {
+    fill_lognormal(p.A, m + n);
+    fill_lognormal(p.x, m + n + 1);
+    fill_lognormal(p.y0, m + n + 2);
+    return p;
+  }
   Kokkos::Random_XorShift64_Pool<Space> pool(m + n);
   Kokkos::fill_random(p.A, pool, -1.0, 1.0);
   Kokkos::fill_random(p.x, pool, -1.0, 1.0);
@@ -55,15 +78,16 @@ GemvProblem make_gemv(std::size_t m, std::size_t n, bool transposed) {
   return p;
 }
 
-void register_gemv(const std::string& routine, const char* trans, std::size_t m, std::size_t n,
+void register_gemv(const std::string& routine, const char* trans, const std::string& data,
+                   std::size_t m, std::size_t n,
                    std::function<void(const char*, GemvProblem&)> body) {
   const std::string name =
-      routine + "/" + trans + "/" + std::to_string(m) + "x" + std::to_string(n);
+      routine + "/" + trans + "/" + data + "/" + std::to_string(m) + "x" + std::to_string(n);
   const std::string t = trans;
   benchmark::RegisterBenchmark(
       name.c_str(),
       [=](benchmark::State& state) {
-        GemvProblem p = make_gemv(m, n, t == "T");
+        GemvProblem p = make_gemv(m, n, t == "T", data == "lognormal");
         for (auto _ : state) {
           state.PauseTiming();
           Kokkos::deep_copy(p.y, p.y0);  // y keeps its range
@@ -175,15 +199,18 @@ int main(int argc, char** argv) {
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
       {4096, 4096}, {65536, 256}, {256, 65536}};
   for (const auto& s : shapes)
-    for (const char* trans : {"N", "T"}) {
-      register_gemv("exgemv", trans, s.first, s.second, [](const char* t, GemvProblem& p) {
-        ExKokkos::exgemv(Space(), t, 1.5, p.A, p.x, 0.5, p.y);
-      });
+    for (const char* data : {"uniform", "lognormal"}) {
+      if (std::string(data) == "lognormal" && s.first != s.second) continue;
+      for (const char* trans : {"N", "T"}) {
+        register_gemv("exgemv", trans, data, s.first, s.second, [](const char* t, GemvProblem& p) {
+          ExKokkos::exgemv(Space(), t, 1.5, p.A, p.x, 0.5, p.y);
+        });
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
-      register_gemv(
-          "KokkosBlas::gemv", trans, s.first, s.second,
-          [](const char* t, GemvProblem& p) { KokkosBlas::gemv(t, 1.5, p.A, p.x, 0.5, p.y); });
+        register_gemv(
+            "KokkosBlas::gemv", trans, data, s.first, s.second,
+            [](const char* t, GemvProblem& p) { KokkosBlas::gemv(t, 1.5, p.A, p.x, 0.5, p.y); });
 #endif
+      }
     }
   for (std::size_t n : {1024, 4096}) {
     register_trsv("extrsv", "L", n,

@@ -140,10 +140,6 @@ struct GemvFinish {
 // Outputs with more terms than this skip the compensated try: its margin grows with the square of
 // the number of terms and refuses beyond 2^20 error terms (two per product, and the lanes' fold).
 constexpr std::int64_t compensated_max_inner = std::int64_t(1) << 18;
-// output_lanes tries only up to 2^14 terms: with few blocks of very long outputs (256 x 65536
-// "N": 8 blocks of 32 outputs) the try does not pay, while shorter outputs gain from it (figures:
-// docs/performance.md, "Tuning measurements").
-constexpr std::int64_t output_lanes_compensated_max_inner = std::int64_t(1) << 14;
 
 template <class Op, class XView, class Finish, int N>
 struct OutputLanesFunctor {
@@ -154,23 +150,58 @@ struct OutputLanesFunctor {
   Finish finish;
   std::int64_t m, k_count;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const {
-    const std::int64_t r0 = block * W;
-    const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
-    const bool full = count == W;
-    certify_or_exact_lanes<N, W>(
-        finish, r0, count, k_count <= output_lanes_compensated_max_inner,
-        [&](double(&r)[W]) {
-          return full ? compensated<true>(r0, count, r) : compensated<false>(r0, count, r);
-        },
-        [&](ExpansionLanes<N, W>& lanes, LazyAccumulator* acc,
-            PerLaneSinks<LazyAccumulator>& sinks) {
-          if (full)
-            accumulate<true>(r0, count, lanes, acc, sinks);
-          else
-            accumulate<false>(r0, count, lanes, acc, sinks);
-        });
+  // Blocks first .. first + group - 1 (group at most max_group) of W outputs each. Their
+  // compensated tries run side by side, window by window, so that each window reads a column's
+  // slice of group * W outputs (1 KiB for four blocks of doubles) before the next column's. A
+  // single block reads only W outputs' slice (256 bytes) of a column before moving a whole
+  // leading dimension on, so for a tall matrix ("N", LayoutLeft) every step lands on a new page:
+  // the TLB misses and the hardware prefetchers, which stop at page boundaries, do not follow.
+  // Each output's compensated sum takes its terms in the same order whatever the grouping, and
+  // its rounding is certified (else redone exactly), so the grouping changes no bits. Prefetch
+  // hints bring the next window's columns in the group's rows while this window computes: one
+  // hint per cache line, which paid with groups and not with single blocks (docs/performance.md,
+  // "Tuning measurements").
+  static constexpr int max_group = 4;
+  KOKKOS_INLINE_FUNCTION void run_blocks(const std::int64_t first, const int group) const {
+    const bool try_compensated = k_count <= compensated_max_inner;
+    CompensatedLanes<W> tries[max_group];
+    if constexpr (FinishTraits<Finish>::certifies) {
+      if (try_compensated) {
+        constexpr int window = 8;
+        for (std::int64_t k = 0; k < k_count; k += window) {
+          const int steps = static_cast<int>(k_count - k < window ? k_count - k : window);
+          const std::int64_t rows_end = (first + group) * W < m ? (first + group) * W : m;
+          for (std::int64_t kk = k + window; kk < k + 2 * window && kk < k_count; ++kk)
+            for (std::int64_t i = first * W; i < rows_end; i += 8) prefetch_operand(op, i, kk);
+          for (int b = 0; b < group; ++b) {
+            const std::int64_t r0 = (first + b) * W;
+            const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
+            if (count == W)
+              tries[b].add_products(ColumnWindow<true>{op, x, r0, k, count}, steps);
+            else
+              tries[b].add_products(ColumnWindow<false>{op, x, r0, k, count}, steps);
+          }
+        }
+      }
+    }
+    for (int b = 0; b < group; ++b) {
+      const std::int64_t r0 = (first + b) * W;
+      const int count = static_cast<int>(m - r0 < W ? m - r0 : W);
+      const bool full = count == W;
+      certify_or_exact_lanes<N, W>(
+          finish, r0, count, try_compensated,
+          [&](double(&r)[W]) { return round_lanes_compensated(finish, r0, count, tries[b], r); },
+          [&](ExpansionLanes<N, W>& lanes, LazyAccumulator* acc,
+              PerLaneSinks<LazyAccumulator>& sinks) {
+            if (full)
+              accumulate<true>(r0, count, lanes, acc, sinks);
+            else
+              accumulate<false>(r0, count, lanes, acc, sinks);
+          });
+    }
   }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t block) const { run_blocks(block, 1); }
 
   // Term (s, j) of a window of the lanes: op(A)(r0 + j, k0 + s) times x(k0 + s); past the last
   // output of a partial block, the last output's row again.
@@ -192,21 +223,6 @@ struct OutputLanesFunctor {
       return op(row(j), k0 + s) * double(x(k0 + s));
     }
   };
-
-  // The compensated try for a block: the W outputs' sums side by side (CompensatedLanes), in
-  // windows of 8 columns; true with every output's rounding in r when all are certified. No
-  // prefetch hints here, unlike accumulate: with the cheaper arithmetic they do not pay
-  // (docs/performance.md).
-  template <bool Full>
-  KOKKOS_INLINE_FUNCTION bool compensated(std::int64_t r0, int count, double (&r)[W]) const {
-    constexpr int window = 8;
-    CompensatedLanes<W> lanes;
-    for (std::int64_t k = 0; k < k_count; k += window) {
-      const int steps = static_cast<int>(k_count - k < window ? k_count - k : window);
-      lanes.add_products(ColumnWindow<Full>{op, x, r0, k, count}, steps);
-    }
-    return round_lanes_compensated(finish, r0, count, lanes, r);
-  }
 
   // Full blocks read rows r0 .. r0+W-1 (one contiguous slice per k for LayoutLeft "N"); in a
   // partial block the lanes past the last output repeat its row and their sums are discarded.
@@ -242,6 +258,36 @@ struct OutputLanesFunctor {
     }
   }
 };
+
+// output_lanes' work items: `group` consecutive blocks each (the last item fewer).
+template <class F>
+struct OutputLaneGroups {
+  F f;
+  std::int64_t blocks;
+  int group;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t item) const {
+    const std::int64_t first = item * group;
+    f.run_blocks(first, static_cast<int>(blocks - first < group ? blocks - first : group));
+  }
+};
+
+// Blocks per work item: the largest group, up to max_group, that gives the busiest thread the
+// fewest blocks under a static schedule of the items over the threads (128 blocks on 2 threads:
+// groups of 4; 8 blocks on 4 threads: groups of 2).
+inline int output_lanes_group(std::int64_t blocks, int threads, int max_group) {
+  const std::int64_t t = threads > 0 ? threads : 1;
+  int best = 1;
+  std::int64_t best_load = (blocks + t - 1) / t;
+  for (int g = 2; g <= max_group; ++g) {
+    const std::int64_t items = (blocks + g - 1) / g;
+    const std::int64_t load = (items + t - 1) / t * g;
+    if (load <= best_load) {
+      best = g;
+      best_load = load;
+    }
+  }
+  return best;
+}
 
 template <class Op, class XView, class Finish, int N>
 struct InnerLanesFunctor {
@@ -589,8 +635,10 @@ void launch_output_lanes(const ExecSpace& space, const GemvConfig& c, const Op& 
   with_expansion_size<ExecSpace, Kernels::matrix>(c.launch.expansion_size, [&](auto n) {
     using F = OutputLanesFunctor<Op, XView, Finish, decltype(n)::value>;
     const std::int64_t blocks = (m + F::W - 1) / F::W;
-    Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
-                         F{op, x, finish, m, k_count});
+    const int group = output_lanes_group(blocks, compat::concurrency(space), F::max_group);
+    Kokkos::parallel_for("ExKokkos::exgemv",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, (blocks + group - 1) / group),
+                         OutputLaneGroups<F>{F{op, x, finish, m, k_count}, blocks, group});
   });
 }
 
