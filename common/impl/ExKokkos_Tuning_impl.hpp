@@ -136,12 +136,15 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   c.expansion_size = opt.expansion_size > 0 ? opt.expansion_size : (host ? host_default : 4);
   c.expansion_size = compiled_expansion_size<ExecSpace>(c.expansion_size, kind);
   c.early_exit = compiled_early_exit<ExecSpace>(opt.early_exit < 0 ? !host : opt.early_exit != 0);
-  // Host: one thread per team, several teams per core for balance. GPU: large teams sharing
-  // several interleaved accumulators in scratch memory.
+  // Host: one thread per team and one team per thread. Kokkos' host backends hand a thread its
+  // share of the teams up front (a static schedule), so more teams than threads balance nothing,
+  // while each team pays fixed costs (its accumulator's merge; on wide data, exponent bins that
+  // only a long range repays: a team's range below min_terms_for_bins takes the slower lane walk).
+  // GPU: large teams sharing several interleaved accumulators in scratch memory.
   c.team_size = opt.team_size > 0 ? opt.team_size : default_team_size<ExecSpace>();
   c.copies = opt.accumulators_per_team > 0 ? opt.accumulators_per_team : (host ? 1 : 8);
   c.league_size = opt.league_size > 0 ? opt.league_size
-                                      : (host ? 4 * concurrency : std::max(1, concurrency / 256));
+                                      : (host ? concurrency : std::max(1, concurrency / 256));
   // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
   // element deposits at most deposits_per_element error terms, plus the whole expansion when its
   // head reaches the flush threshold; each thread flushes its expansion once more at the end.
