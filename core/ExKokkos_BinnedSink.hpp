@@ -35,8 +35,9 @@
 // the sink the flags of a finite non-zero term, and an empty bin gives none (a sum of -0 terms
 // stays -0).
 //
-// 131 KiB of bins: a host-only object (one per CPU thread, on its stack), cleared only when the
-// first term reaches it, so sums that never leave their expansion pay nothing for it.
+// 131 KiB of bins: a host-only object (one per CPU thread, on its stack, so threads need stacks
+// of at least 256 KiB: docs/guarantees.md), cleared only when the first term reaches it, so sums
+// that never leave their expansion pay nothing for it.
 #ifndef EXKOKKOS_BINNEDSINK_HPP
 #define EXKOKKOS_BINNEDSINK_HPP
 

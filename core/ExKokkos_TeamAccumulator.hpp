@@ -77,6 +77,7 @@ class TeamAccumulator {
     KOKKOS_INLINE_FUNCTION BasicSink(std::uint64_t* copy_digits, int stride, std::uint32_t* flags)
         : adder_{copy_digits, stride}, team_flags_(flags), flags_(0) {}
 
+    // Forced inline, as deposit_double (the host walk's drain calls it once a term).
     KOKKOS_FORCEINLINE_FUNCTION void add(double x) {
       const FloatClass c = classify(x);
       flags_ |= term_flags(c, sign_bit(x));
