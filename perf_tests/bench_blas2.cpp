@@ -50,7 +50,7 @@ struct GemvProblem {
 };
 
 // Every entry of v: a random sign times exp(N(0, 18)), magnitudes over some 10^±23 and at times
-// 10^±70 (the wide data of issue 39's tables), drawn on the host.
+// 10^±70 (the wide data of the GPU tables in docs/performance.md), drawn on the host.
 template <class View>
 void fill_lognormal(const View& v, std::uint64_t seed) {
   auto h = Kokkos::create_mirror_view(v);

@@ -130,10 +130,10 @@ KOKKOS_INLINE_FUNCTION void add_terms_to_bins(const Terms& terms, std::int64_t f
 //
 // Bins cost a fixed price when first reached (clearing them) and at the end (a deposit per
 // non-zero bin, up to a few thousand for wide data), which only a long enough range repays:
-// shorter ranges than min_terms_for_bins take accumulate_with_lanes. On the widest data the
-// lanes' drain costs some 15 ns a product and the bins 3 ns plus about 50 us a range, so the
-// bins pay from a few thousand terms; data that spills only now and then reaches the bins, and
-// pays their price, only when it does (docs/performance.md, "Wide data on the CPU").
+// shorter ranges than min_terms_for_bins take accumulate_with_lanes. On the widest data a term
+// costs the lanes' drain several times what it costs the bins, so the bins repay their fixed
+// price from a few thousand terms; data that spills only now and then reaches the bins, and pays
+// their price, only when it does (figures: docs/performance.md, "Wide data on the CPU").
 constexpr int max_bin_windows = 64;
 constexpr std::int64_t min_terms_for_bins = std::int64_t(1) << 12;
 

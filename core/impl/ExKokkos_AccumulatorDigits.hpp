@@ -107,8 +107,8 @@ KOKKOS_INLINE_FUNCTION void deposit_words(DigitAdder& add, int first_digit, int 
 
 // Deposits the finite non-zero double x = (-1)^s m 2^e: the integer m < 2^53 lands at bit position
 // e + 2148 >= 1074, i.e. in at most three consecutive digits. Forced inline: it sits inside the
-// host walk's drain of the expansion lanes, where a call per term, which GCC chose once the walk
-// grew, slowed the walk measurably (docs/performance.md, "Wide data on the CPU").
+// host walk's drain of the expansion lanes, where GCC may otherwise make it a call per term,
+// which slows the walk measurably (docs/performance.md, "Wide data on the CPU").
 template <class DigitAdder>
 KOKKOS_FORCEINLINE_FUNCTION void deposit_double(DigitAdder& add, double x) {
   const DecomposedDouble d = decompose(x);
