@@ -61,10 +61,7 @@ void dot_columns(const ExecSpace& space, const RView& r, const XView& x, const Y
                  const Options& options) {
   const char* routine = "ExKokkos::exdot";
   const HostCall<ExecSpace> call(space, routine);
-  const std::size_t columns = paired_columns(routine, x, y);
-  check_result_length(routine, r, columns);
-  validate_options(space, routine, OptionUses::reduction(), options,
-                   ProblemFacts{static_cast<std::int64_t>(x.extent(0))});
+  const std::size_t columns = check_column_reduction(space, routine, r, x, y, options);
   for (std::size_t j = 0; j < columns; ++j)
     dot_into(space, element(r, j), read_view<ExecSpace>(column(x, j)),
              read_view<ExecSpace>(column(y, j)), options);

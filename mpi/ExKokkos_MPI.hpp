@@ -75,11 +75,7 @@ void distributed_columns_into(const ExecSpace& space, const char* routine, MPI_C
       routine, comm,
       [&] {
         refuse_inside_parallel_region(space, routine);
-        const std::size_t columns = paired_columns(routine, x, y);
-        check_result_length(routine, r, columns);
-        validate_options(space, routine, OptionUses::reduction(), options,
-                         ProblemFacts{static_cast<std::int64_t>(x.extent(0))});
-        return columns;
+        return check_column_reduction(space, routine, r, x, y, options);
       },
       [&](int j) {
         const auto xj = read_view<ExecSpace>(column(x, j));

@@ -108,17 +108,28 @@ void check_same_shape(const char* routine, const char* out_name, const OutView& 
   }
 }
 
+// The checks of a multivector reduction, before anything is launched: x and y paired (a
+// reduction of one operand passes it as both), R of one entry per column, the options valid
+// (checked even when there are no columns, so that such a call refuses them as well). Returns the
+// number of columns.
+template <class ExecSpace, class RView, class XView, class YView>
+std::size_t check_column_reduction(const ExecSpace& space, const char* routine, const RView& r,
+                                   const XView& x, const YView& y, const Options& options) {
+  const std::size_t columns = paired_columns(routine, x, y);
+  check_result_length(routine, r, columns);
+  validate_options(space, routine, OptionUses::reduction(), options,
+                   ProblemFacts{static_cast<std::int64_t>(x.extent(0))});
+  return columns;
+}
+
 // The exact reductions of one operand on every column of x (canonical views): R(j) is what
 // `into` (a rank-1 routine's entry point: space, rank-0 r, rank-1 x, options) stores for column
-// j. The options are checked once, before anything is launched, so that a call with no columns
-// refuses them as well.
+// j.
 template <class ExecSpace, class RView, class XView, class ColumnInto>
 void reduce_columns(const ExecSpace& space, const char* routine, const RView& r, const XView& x,
                     const Options& options, const ColumnInto& into) {
   const HostCall<ExecSpace> call(space, routine);
-  check_result_length(routine, r, num_columns(x));
-  validate_options(space, routine, OptionUses::reduction(), options,
-                   ProblemFacts{static_cast<std::int64_t>(x.extent(0))});
+  check_column_reduction(space, routine, r, x, x, options);
   for (std::size_t j = 0; j < r.extent(0); ++j)
     into(space, element(r, j), read_view<ExecSpace>(column(x, j)), options);
 }
