@@ -5,7 +5,10 @@
 // the prebuilt library (ExKokkos_ENABLE_ETI) can hold. A canonical view is
 //  - unmanaged (the caller's view keeps the memory alive for the call),
 //  - const where the routine only reads it,
-//  - on the device (ExecSpace, the view's memory space),
+//  - in the view's memory space, with no execution space in its type: a routine's kernels are
+//    still launched on the caller's ExecSpace, while the code they inline from their operands'
+//    types (the terms, the lane walks, the expansions) is compiled once for every execution space
+//    of that memory (Serial and OpenMP share HostSpace's),
 //  - of dynamic extents, and of a layout that is kept only where it changes the code: a rank-1
 //    view with stride 1 (LayoutLeft or LayoutRight) is LayoutLeft, anything else LayoutStride; a
 //    rank-2 view keeps LayoutLeft or LayoutRight (which decide the loops' order), else
@@ -50,12 +53,13 @@ using canonical_layout_t = typename std::conditional<
         typename std::conditional<Rank == 1, Kokkos::LayoutLeft, Layout>::type,
         Kokkos::LayoutStride>::type>::type;
 
-// The canonical view of value type T (const T for read-only operands), rank and layout.
+// The canonical view of value type T (const T for read-only operands), rank and layout, for use
+// from ExecSpace (whose memory space it defaults to).
 template <class ExecSpace, class T, int Rank, class Layout,
           class MemorySpace = typename ExecSpace::memory_space>
 using canonical_view_t =
     Kokkos::View<typename dynamic_data<T, Rank>::type, canonical_layout_t<Layout, Rank>,
-                 Kokkos::Device<ExecSpace, MemorySpace>, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+                 MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
 template <class ExecSpace, class View>
 using read_view_t =
