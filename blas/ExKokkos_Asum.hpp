@@ -17,6 +17,7 @@ namespace Impl {
 template <class XView>
 struct AbsTerms {
   static constexpr bool is_product = false;
+  static constexpr int deposits_per_element = 1;
   XView x;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
     return compat::fabs(static_cast<double>(x(i)));
@@ -26,7 +27,7 @@ struct AbsTerms {
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
 template <class ExecSpace, class RView, class XView>
 void asum_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
-  reduce_into<typename XView::non_const_value_type>(space, r, AbsTerms<XView>{x}, x.extent(0), 1,
+  reduce_into<typename XView::non_const_value_type>(space, r, AbsTerms<XView>{x}, x.extent(0),
                                                     options, "ExKokkos::exasum");
 }
 

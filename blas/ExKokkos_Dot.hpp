@@ -21,6 +21,7 @@ namespace Impl {
 template <class XView, class YView>
 struct DotTerms {
   static constexpr bool is_product = true;
+  static constexpr int deposits_per_element = 2;
   XView x;
   YView y;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& a, double& b) const {
@@ -34,6 +35,9 @@ struct DotTerms {
 template <class XView, class YView>
 struct FloatDotTerms {
   static constexpr bool is_product = false;
+  // Budgeted as a product (the double product's kernel and its three slots): the products of
+  // floats spread over twice their exponent range.
+  static constexpr int deposits_per_element = 2;
   XView x;
   YView y;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
@@ -51,7 +55,7 @@ template <class ExecSpace, class RView, class XView, class YView>
 void dot_into(const ExecSpace& space, const RView& r, const XView& x, const YView& y,
               const Options& options) {
   reduce_into<typename XView::non_const_value_type>(space, r, dot_terms_t<XView, YView>{x, y},
-                                                    x.extent(0), 2, options, "ExKokkos::exdot");
+                                                    x.extent(0), options, "ExKokkos::exdot");
 }
 
 // KokkosBlas' multivector form on canonical views: R(j) = dot of column j of x and column j of

@@ -20,6 +20,7 @@ namespace Impl {
 template <class XView>
 struct SquareTerms {
   static constexpr bool is_product = true;
+  static constexpr int deposits_per_element = 2;
   XView x;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& a, double& b) const {
     a = b = x(i);
@@ -30,6 +31,8 @@ struct SquareTerms {
 template <class XView>
 struct FloatSquareTerms {
   static constexpr bool is_product = false;
+  // Budgeted as a product, as FloatDotTerms.
+  static constexpr int deposits_per_element = 2;
   XView x;
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
     const double v = x(i);
@@ -56,7 +59,7 @@ struct SqrtRoundInto {
 template <class ExecSpace, class RView, class XView>
 void nrm2_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
   using T = typename XView::non_const_value_type;
-  reduce_into_with(space, r, square_terms_t<XView>{x}, x.extent(0), 2, options, "ExKokkos::exnrm2",
+  reduce_into_with(space, r, square_terms_t<XView>{x}, x.extent(0), options, "ExKokkos::exnrm2",
                    SqrtRoundInto<T, RView>{r});
 }
 

@@ -19,7 +19,7 @@ template <class ExecSpace, class RView, class XView>
 void nrm2_squared_into(const ExecSpace& space, const RView& r, const XView& x,
                        const Options& options) {
   reduce_into<typename XView::non_const_value_type>(space, r, square_terms_t<XView>{x}, x.extent(0),
-                                                    2, options, "ExKokkos::exnrm2_squared");
+                                                    options, "ExKokkos::exnrm2_squared");
 }
 
 struct Nrm2SquaredColumn {

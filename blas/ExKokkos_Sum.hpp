@@ -21,6 +21,7 @@ namespace Impl {
 template <class XView>
 struct SumTerms {
   static constexpr bool is_product = false;
+  static constexpr int deposits_per_element = 1;
   XView x;
   // A float converts to double exactly.
   KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i) const {
@@ -31,7 +32,7 @@ struct SumTerms {
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
 template <class ExecSpace, class RView, class XView>
 void sum_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
-  reduce_into<typename XView::non_const_value_type>(space, r, SumTerms<XView>{x}, x.extent(0), 1,
+  reduce_into<typename XView::non_const_value_type>(space, r, SumTerms<XView>{x}, x.extent(0),
                                                     options, "ExKokkos::exsum");
 }
 

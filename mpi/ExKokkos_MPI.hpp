@@ -69,8 +69,8 @@ struct SqrtRoundAccumulator {
 template <class ExecSpace, class RView, class XView, class YView, class MakeTerms, class Finish>
 void distributed_columns_into(const ExecSpace& space, const char* routine, MPI_Comm comm,
                               const RView& r, const XView& x, const YView& y,
-                              int deposits_per_element, const Options& options,
-                              const MakeTerms& terms_of, const Finish& finish) {
+                              const Options& options, const MakeTerms& terms_of,
+                              const Finish& finish) {
   const auto totals = distributed_column_reductions(
       routine, comm,
       [&] {
@@ -80,8 +80,7 @@ void distributed_columns_into(const ExecSpace& space, const char* routine, MPI_C
       [&](int j) {
         const auto xj = read_view<ExecSpace>(column(x, j));
         const auto yj = read_view<ExecSpace>(column(y, j));
-        return reduce_to_accumulator(space, terms_of(xj, yj), xj.extent(0), deposits_per_element,
-                                     options, routine);
+        return reduce_to_accumulator(space, terms_of(xj, yj), xj.extent(0), options, routine);
       },
       finish);
   for (std::size_t j = 0; j < totals.size(); ++j)
@@ -119,8 +118,8 @@ struct MakeDotTerms {
 // exact sum of make_terms(column j of X) over the ranks, rounded by Finish<T>.
 template <template <class> class Finish, class ExecSpace, class RView, class XView, class MakeTerms>
 void distributed_one_operand_columns(const ExecSpace& space, const char* routine, MPI_Comm comm,
-                                     const RView& R, const XView& X, int deposits_per_element,
-                                     const Options& options, const MakeTerms& make_terms) {
+                                     const RView& R, const XView& X, const Options& options,
+                                     const MakeTerms& make_terms) {
   require_accessible<ExecSpace, RView>();
   require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
@@ -128,8 +127,8 @@ void distributed_one_operand_columns(const ExecSpace& space, const char* routine
   static_assert(std::is_same<T, typename RView::value_type>::value,
                 "ExKokkos::mpi: R must hold X's value type (and not be const)");
   const auto x = read_view<ExecSpace>(X);
-  distributed_columns_into(space, routine, comm, write_view<ExecSpace>(R), x, x,
-                           deposits_per_element, options, make_terms, Finish<T>());
+  distributed_columns_into(space, routine, comm, write_view<ExecSpace>(R), x, x, options,
+                           make_terms, Finish<T>());
 }
 
 }  // namespace Impl
@@ -157,8 +156,9 @@ typename XView::non_const_value_type exsum(const ExecSpace& space, const XView& 
   return Impl::distributed_reduction(
       routine, comm,
       [&] {
-        return Impl::reduce_to_accumulator(space, Impl::SumTerms<XView>{x}, x.extent(0), 1, options,
-                                           routine);
+        const auto xc = Impl::read_view<ExecSpace>(x);
+        return Impl::reduce_to_accumulator(space, Impl::MakeSumTerms()(xc, xc), xc.extent(0),
+                                           options, routine);
       },
       Impl::RoundAccumulator<T>());
 }
@@ -175,8 +175,9 @@ typename XView::non_const_value_type exasum(const ExecSpace& space, const XView&
   return Impl::distributed_reduction(
       routine, comm,
       [&] {
-        return Impl::reduce_to_accumulator(space, Impl::AbsTerms<XView>{x}, x.extent(0), 1, options,
-                                           routine);
+        const auto xc = Impl::read_view<ExecSpace>(x);
+        return Impl::reduce_to_accumulator(space, Impl::MakeAbsTerms()(xc, xc), xc.extent(0),
+                                           options, routine);
       },
       Impl::RoundAccumulator<T>());
 }
@@ -198,8 +199,10 @@ typename XView::non_const_value_type exdot(const ExecSpace& space, const XView& 
       routine, comm,
       [&] {
         Impl::check_same_extent(routine, x, y);
-        return Impl::reduce_to_accumulator(space, Impl::dot_terms_t<XView, YView>{x, y},
-                                           x.extent(0), 2, options, routine);
+        const auto xc = Impl::read_view<ExecSpace>(x);
+        const auto yc = Impl::read_view<ExecSpace>(y);
+        return Impl::reduce_to_accumulator(space, Impl::MakeDotTerms()(xc, yc), xc.extent(0),
+                                           options, routine);
       },
       Impl::RoundAccumulator<T>());
 }
@@ -216,7 +219,8 @@ typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView&
   return Impl::distributed_reduction(
       routine, comm,
       [&] {
-        return Impl::reduce_to_accumulator(space, Impl::square_terms_t<XView>{x}, x.extent(0), 2,
+        const auto xc = Impl::read_view<ExecSpace>(x);
+        return Impl::reduce_to_accumulator(space, Impl::MakeSquareTerms()(xc, xc), xc.extent(0),
                                            options, routine);
       },
       Impl::SqrtRoundAccumulator<T>());
@@ -262,7 +266,7 @@ template <class ExecSpace, class RView, class XView,
 void exsum(const ExecSpace& space, const RView& R, const XView& X, MPI_Comm comm,
            const Options& options = {}) {
   Impl::distributed_one_operand_columns<Impl::RoundAccumulator>(
-      space, "ExKokkos::mpi::exsum", comm, R, X, 1, options, Impl::MakeSumTerms());
+      space, "ExKokkos::mpi::exsum", comm, R, X, options, Impl::MakeSumTerms());
 }
 
 template <class ExecSpace, class RView, class XView,
@@ -272,7 +276,7 @@ template <class ExecSpace, class RView, class XView,
 void exasum(const ExecSpace& space, const RView& R, const XView& X, MPI_Comm comm,
             const Options& options = {}) {
   Impl::distributed_one_operand_columns<Impl::RoundAccumulator>(
-      space, "ExKokkos::mpi::exasum", comm, R, X, 1, options, Impl::MakeAbsTerms());
+      space, "ExKokkos::mpi::exasum", comm, R, X, options, Impl::MakeAbsTerms());
 }
 
 template <class ExecSpace, class RView, class XView,
@@ -282,7 +286,7 @@ template <class ExecSpace, class RView, class XView,
 void exnrm2(const ExecSpace& space, const RView& R, const XView& X, MPI_Comm comm,
             const Options& options = {}) {
   Impl::distributed_one_operand_columns<Impl::SqrtRoundAccumulator>(
-      space, "ExKokkos::mpi::exnrm2", comm, R, X, 2, options, Impl::MakeSquareTerms());
+      space, "ExKokkos::mpi::exnrm2", comm, R, X, options, Impl::MakeSquareTerms());
 }
 
 template <class ExecSpace, class RView, class XView, class YView,
@@ -304,7 +308,7 @@ void exdot(const ExecSpace& space, const RView& R, const XView& X, const YView& 
                 "ExKokkos::mpi::exdot: R must hold X's value type (and not be const)");
   Impl::distributed_columns_into(space, "ExKokkos::mpi::exdot", comm,
                                  Impl::write_view<ExecSpace>(R), Impl::read_view<ExecSpace>(X),
-                                 Impl::read_view<ExecSpace>(Y), 2, options, Impl::MakeDotTerms(),
+                                 Impl::read_view<ExecSpace>(Y), options, Impl::MakeDotTerms(),
                                  Impl::RoundAccumulator<T>());
 }
 

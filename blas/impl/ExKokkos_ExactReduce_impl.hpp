@@ -9,7 +9,11 @@
 //
 // Terms say what element i adds. A sum-like Terms has `static constexpr bool is_product = false`
 // and `double operator()(i)`; a product-like one has is_product = true and
-// `void operator()(i, double& a, double& b)` for the exact product a * b. A Finisher receives the
+// `void operator()(i, double& a, double& b)` for the exact product a * b. Both declare
+// `static constexpr int deposits_per_element`, the terms an element may deposit into the team's
+// accumulator besides its expansion's flushes (1 for a sum; 2 for a product: its error term
+// too): it sets the accumulators' headroom budget and which expansion sizes are compiled
+// (common/impl/ExKokkos_Tuning_impl.hpp). A Finisher receives the
 // merged, normalized accumulator on one thread of the last team (LeagueAccumulator::
 // deposit_and_finish) and stores the rounded result.
 //
@@ -149,7 +153,8 @@ template <class ExecSpace, class Terms, class Finisher>
 void exact_reduce(const ExecSpace& space, const LaunchConfig& c, const Terms& terms,
                   const Finisher& finish, std::int64_t n) {
   const auto league = LeagueAccumulator<typename ExecSpace::memory_space>::zero(space);
-  with_expansion_size<ExecSpace>(c.expansion_size, [&](auto size) {
+  constexpr Kernels kind = level1_kernels(Terms::deposits_per_element);
+  with_expansion_size<ExecSpace, kind>(c.expansion_size, [&](auto size) {
     with_early_exit<ExecSpace>(c.early_exit, [&](auto early_exit) {
       launch_exact_reduce<ExecSpace, Terms, Finisher, decltype(size)::value,
                           decltype(early_exit)::value>(space, c, terms, finish, league, n);

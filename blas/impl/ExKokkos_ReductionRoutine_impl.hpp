@@ -27,15 +27,14 @@ namespace Impl {
 // (as KokkosBlas returns for empty views).
 template <class ExecSpace, class RView, class Terms, class Finisher>
 void reduce_into_with(const ExecSpace& space, const RView& r, const Terms& terms, std::int64_t n,
-                      int deposits_per_element, const Options& options, const char* routine,
-                      const Finisher& finish) {
+                      const Options& options, const char* routine, const Finisher& finish) {
   static_assert(is_rank0_view<RView>(), "the result must be a rank-0 view");
   const HostCall<ExecSpace> call(space, routine);
   validate_options(space, routine, OptionUses::reduction(), options, ProblemFacts{n});
   const LaunchConfig config = resolve_reduction_config(
       space,
       with_level1_defaults(space, options, reduction_teams_per_multiprocessor(Terms::is_product)),
-      n, deposits_per_element, routine);
+      n, Terms::deposits_per_element, routine, level1_kernels(Terms::deposits_per_element));
   if (n == 0) {
     Kokkos::deep_copy(space, r, typename RView::non_const_value_type(0));
     return;
@@ -45,9 +44,8 @@ void reduce_into_with(const ExecSpace& space, const RView& r, const Terms& terms
 
 template <class T, class ExecSpace, class RView, class Terms>
 void reduce_into(const ExecSpace& space, const RView& r, const Terms& terms, std::int64_t n,
-                 int deposits_per_element, const Options& options, const char* routine) {
-  reduce_into_with(space, r, terms, n, deposits_per_element, options, routine,
-                   RoundInto<T, RView>{r});
+                 const Options& options, const char* routine) {
+  reduce_into_with(space, r, terms, n, options, routine, RoundInto<T, RView>{r});
 }
 
 // The exact sum of `terms` over [0, n) as an unrounded accumulator on the host (fences `space`):
@@ -55,14 +53,13 @@ void reduce_into(const ExecSpace& space, const RView& r, const Terms& terms, std
 // rounding it. An empty reduction gives an empty accumulator (which rounds to +0).
 template <class ExecSpace, class Terms>
 LongAccumulator reduce_to_accumulator(const ExecSpace& space, const Terms& terms, std::int64_t n,
-                                      int deposits_per_element, const Options& options,
-                                      const char* routine) {
+                                      const Options& options, const char* routine) {
   const HostCall<ExecSpace> call(space, routine);
   validate_options(space, routine, OptionUses::reduction(), options, ProblemFacts{n});
   const LaunchConfig config = resolve_reduction_config(
       space,
       with_level1_defaults(space, options, reduction_teams_per_multiprocessor(Terms::is_product)),
-      n, deposits_per_element, routine);
+      n, Terms::deposits_per_element, routine, level1_kernels(Terms::deposits_per_element));
   LongAccumulator sum;
   if (n == 0) return sum;
   // Not initialized: the finisher always writes it.

@@ -26,21 +26,29 @@ namespace Impl {
 // The expansion sizes and early-exit settings compiled for an execution space. Every one gives
 // the same bits (the sums are exact, and the one rounding of an exact sum does not depend on how
 // it was split between expansion and accumulator), so a build compiles only those its backends'
-// defaults use, per kind of kernel: the level-1 reductions 2 and 3 slots on the host (sums, dot
-// products), 4 and 8 on devices; the matrix routines (exgemv, exgemm, extrsv, the LU routines)
-// only their default, 3 slots on the host and 4 on devices, each of their kernels being several
-// times a reduction's code. Early exit: off on the host, on on devices.
+// defaults use, per kind of kernel: on the host, the level-1 reductions of sum-like terms 2 slots
+// and those of product-like terms (two deposits an element) 3, each kernel only its own default;
+// on devices, 4 and 8 for every level-1 reduction (8 is the default, 4 what a smaller register
+// budget asks for); the matrix routines (exgemv, exgemm, extrsv, the LU routines) only their
+// default, 3 slots on the host and 4 on devices, each of their kernels being several times a
+// reduction's code. Early exit: off on the host, on on devices.
 // EXKOKKOS_ALL_KERNEL_VARIANTS (common/ExKokkos_config.hpp, CMake's
 // ExKokkos_ENABLE_ALL_KERNEL_VARIANTS, or -D for a program whose every translation unit sees the
 // same value) compiles 2, 3, 4, 6 and 8 with and without early exit everywhere, and every schedule
 // (compiles_team_schedules below), for the tests that compare their bits.
-enum class Kernels { level1, matrix };
+enum class Kernels { level1_sums, level1_products, matrix };
+
+// The kind of a level-1 reduction's kernel: by how many error terms an element may deposit into
+// the accumulator besides its expansion (Terms::deposits_per_element: 1 for sums, 2 for products).
+constexpr Kernels level1_kernels(int deposits_per_element) {
+  return deposits_per_element > 1 ? Kernels::level1_products : Kernels::level1_sums;
+}
 
 template <class ExecSpace>
-constexpr bool compiles_expansion_size(int n, Kernels kind = Kernels::level1) {
+constexpr bool compiles_expansion_size(int n, Kernels kind) {
   if (EXKOKKOS_ALL_KERNEL_VARIANTS) return n == 2 || n == 3 || n == 4 || n == 6 || n == 8;
-  if (kind == Kernels::matrix) return n == (is_host_space<ExecSpace>() ? 3 : 4);
-  return is_host_space<ExecSpace>() ? n == 2 || n == 3 : n == 4 || n == 8;
+  if (is_host_space<ExecSpace>()) return n == (kind == Kernels::level1_sums ? 2 : 3);
+  return kind == Kernels::matrix ? n == 4 : n == 4 || n == 8;
 }
 
 template <class ExecSpace>
@@ -51,7 +59,7 @@ constexpr bool compiles_early_exit(bool early_exit) {
 // A valid size this build does not compile becomes the nearest compiled one (the larger of two
 // as near): the same bits, as above. Resolved before any headroom is computed from it.
 template <class ExecSpace>
-constexpr int compiled_expansion_size(int n, Kernels kind = Kernels::level1) {
+constexpr int compiled_expansion_size(int n, Kernels kind) {
   for (int d = 0; d < 8; ++d) {
     if (compiles_expansion_size<ExecSpace>(n + d, kind)) return n + d;
     if (compiles_expansion_size<ExecSpace>(n - d, kind)) return n - d;
@@ -78,7 +86,7 @@ constexpr bool compiles_team_schedules() {
 // Calls f(std::integral_constant<int, N>()) for the expansion size n, one of those compiled for
 // ExecSpace and this kind of kernel (compiled_expansion_size, which the configuration that gave
 // n applied with the same kind).
-template <class ExecSpace, Kernels Kind = Kernels::level1, class F>
+template <class ExecSpace, Kernels Kind, class F>
 void with_expansion_size(int n, const F& f) {
   if constexpr (compiles_expansion_size<ExecSpace>(2, Kind))
     if (n == 2) return f(std::integral_constant<int, 2>());
@@ -125,8 +133,7 @@ struct LaunchConfig {
 // (common/impl/ExKokkos_OptionChecks_impl.hpp); what is checked here depends on n as well.
 template <class ExecSpace>
 LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt, std::int64_t n,
-                                      int deposits_per_element, const char* routine,
-                                      Kernels kind = Kernels::level1) {
+                                      int deposits_per_element, const char* routine, Kernels kind) {
   LaunchConfig c;
   const bool host = is_host_space<ExecSpace>();
   const int concurrency = compat::concurrency(space);
@@ -143,8 +150,8 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   // GPU: large teams sharing several interleaved accumulators in scratch memory.
   c.team_size = opt.team_size > 0 ? opt.team_size : default_team_size<ExecSpace>();
   c.copies = opt.accumulators_per_team > 0 ? opt.accumulators_per_team : (host ? 1 : 8);
-  c.league_size = opt.league_size > 0 ? opt.league_size
-                                      : (host ? concurrency : std::max(1, concurrency / 256));
+  c.league_size =
+      opt.league_size > 0 ? opt.league_size : (host ? concurrency : std::max(1, concurrency / 256));
   // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
   // element deposits at most deposits_per_element error terms, plus the whole expansion when its
   // head reaches the flush threshold; each thread flushes its expansion once more at the end.
