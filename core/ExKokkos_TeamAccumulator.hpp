@@ -30,8 +30,8 @@ struct AtomicDigitAdder {
   }
 };
 
-// The same without atomics, for a team of one thread (the host default): a locked add costs
-// about ten times a plain one, and data whose range no expansion can hold deposits every term.
+// The same without atomics, for a thread that has its copy to itself: a locked add costs about
+// ten times a plain one, and data whose range no expansion can hold deposits every term.
 struct ExclusiveDigitAdder {
   std::uint64_t* digits;
   int stride;
@@ -109,18 +109,33 @@ class TeamAccumulator {
     std::uint32_t flags_;
   };
   using Sink = BasicSink<AtomicDigitAdder>;
-  // Only for a team whose single thread is the only one depositing into this accumulator.
+  // Only for a thread that no other thread shares its copy with.
   using ExclusiveSink = BasicSink<ExclusiveDigitAdder>;
 
   KOKKOS_INLINE_FUNCTION Sink sink(int copy) const { return Sink(digits_ + copy, copies_, flags_); }
 
-  KOKKOS_INLINE_FUNCTION ExclusiveSink exclusive_sink() const {
-    return ExclusiveSink(digits_, copies_, flags_);
-  }
-
   template <class Member>
   KOKKOS_INLINE_FUNCTION Sink sink_for(const Member& team) const {
     return sink(team.team_rank() % copies_);
+  }
+
+  // Calls f(sink) with the sink through which this thread of `team` deposits (f publishes it).
+  // OwnCopies: every thread has a copy to itself (copies >= the team's size, team_rank's copy), so
+  // no deposit needs an atomic and only that sink's code is compiled: the host's teams, whose
+  // configuration guarantees it. Otherwise a team of one thread adds without atomics as well, and
+  // the threads of a larger team share the copies through atomics (devices).
+  template <bool OwnCopies, class Member, class F>
+  KOKKOS_INLINE_FUNCTION void with_sink(const Member& team, const F& f) const {
+    if constexpr (OwnCopies) {
+      ExclusiveSink own(digits_ + team.team_rank(), copies_, flags_);
+      f(own);
+    } else if (team.team_size() == 1) {
+      ExclusiveSink own(digits_, copies_, flags_);
+      f(own);
+    } else {
+      Sink shared = sink_for(team);
+      f(shared);
+    }
   }
 
   // Adds another accumulator's digits and flags (a LongAccumulator's, normalized or not), the

@@ -72,15 +72,10 @@ struct ExactReduceFunctor {
 
     const std::int64_t begin = static_cast<std::int64_t>(team.league_rank()) * per_team;
     const std::int64_t end = begin + per_team < n ? begin + per_team : n;
-    if (team.team_size() == 1) {  // the host default: no other thread shares the accumulator
-      TeamAccumulator::ExclusiveSink sink = accumulator.exclusive_sink();
+    accumulator.with_sink<is_host_space<ExecSpace>()>(team, [&](auto& sink) {
       accumulate(team, begin, end, sink, std::integral_constant<bool, use_lanes>());
       sink.publish();
-    } else {
-      TeamAccumulator::Sink sink = accumulator.sink_for(team);
-      accumulate(team, begin, end, sink, std::integral_constant<bool, use_lanes>());
-      sink.publish();
-    }
+    });
     team.team_barrier();
 
     std::uint32_t flags = 0;

@@ -342,13 +342,8 @@ struct TeamPerOutputFunctor {
     for (std::int64_t i = team.league_rank(); i < m; i += team.league_size()) {
       accumulator.clear(team);
       const terms_type terms{op, x, i};
-      if (team.team_size() == 1) {
-        TeamAccumulator::ExclusiveSink sink = accumulator.exclusive_sink();
-        accumulate(team, terms, sink);
-      } else {
-        TeamAccumulator::Sink sink = accumulator.sink_for(team);
-        accumulate(team, terms, sink);
-      }
+      accumulator.with_sink<is_host_space<ExecSpace>()>(
+          team, [&](auto& sink) { accumulate(team, terms, sink); });
       team.team_barrier();
       std::uint32_t flags = 0;
       accumulator.reduce(team, merged, flags);

@@ -56,13 +56,8 @@ struct TeamExactRow {
     const std::int64_t q = p + i;
     accumulator.clear(team);
     if (panel) accumulator.merge(team, panel->digits(), panel->flags());
-    if (team.team_size() == 1) {
-      TeamAccumulator::ExclusiveSink sink = accumulator.exclusive_sink();
-      accumulate(team, i, from, sink);
-    } else {
-      TeamAccumulator::Sink sink = accumulator.sink_for(team);
-      accumulate(team, i, from, sink);
-    }
+    accumulator.with_sink<is_host_space<typename Member::execution_space>()>(
+        team, [&](auto& sink) { accumulate(team, i, from, sink); });
     team.team_barrier();
     std::uint32_t flags = 0;
     accumulator.reduce(team, merged, flags);

@@ -150,6 +150,9 @@ LaunchConfig resolve_reduction_config(const ExecSpace& space, const Options& opt
   // GPU: large teams sharing several interleaved accumulators in scratch memory.
   c.team_size = opt.team_size > 0 ? opt.team_size : default_team_size<ExecSpace>();
   c.copies = opt.accumulators_per_team > 0 ? opt.accumulators_per_team : (host ? 1 : 8);
+  // On the host every thread of a team deposits into a copy of its own, without atomics
+  // (TeamAccumulator::with_sink): a team has at least as many copies as threads.
+  if (host) c.copies = std::max(c.copies, c.team_size);
   c.league_size =
       opt.league_size > 0 ? opt.league_size : (host ? concurrency : std::max(1, concurrency / 256));
   // Headroom contract of TeamAccumulator: fewer than deposit_capacity deposits per team. An
