@@ -310,7 +310,8 @@ std::int64_t gemm_tiles_max_panel(const Options& options) {
 
 // exgemv's configuration, and the tiles schedule: the default on devices, where a team per
 // output would clear and reduce a team accumulator for every element of C. Its fallback runs
-// team_per_output with the same settings.
+// team_per_output with the same settings (on the host, where this build compiles no team
+// schedule, the lanes).
 template <class ExecSpace, class Flat>
 GemvConfig resolve_gemm_config(const ExecSpace& space, const Options& options, const Flat& flat,
                                bool is_double) {
@@ -324,7 +325,20 @@ GemvConfig resolve_gemm_config(const ExecSpace& space, const Options& options, c
   return c;
 }
 
-// The tiles schedule, then team_per_output for the tiles that spilled (rare for data whose sums
+// Outputs of C as gemv's outputs (flattened, or those a list picks) on a team per output; on a
+// host that does not compile the team schedules, on inner_lanes instead (each output's terms
+// read along k; output_lanes share one x between outputs, which gemm's columns are not): the same
+// bits (compiles_team_schedules).
+template <class ExecSpace, class Rows, class Columns, class Finish>
+void launch_flat_outputs(const ExecSpace& space, const GemvConfig& c, const Rows& rows,
+                         const Columns& columns, const Finish& finish) {
+  if constexpr (is_host_space<ExecSpace>() && !compiles_team_schedules<ExecSpace>())
+    launch_inner_lanes(space, c, rows, columns, finish);
+  else
+    launch_team_per_output(space, c, rows, columns, finish);
+}
+
+// The tiles schedule, then launch_flat_outputs for the tiles that spilled (rare for data whose sums
 // fit the expansions; every tile for NaN, inf or products at the edges of the range).
 template <class ExecSpace, class OpA, class OpB, class CView>
 void launch_gemm_tiles(const ExecSpace& space, const GemvConfig& c, const OpA& op_a,
@@ -375,15 +389,15 @@ void launch_gemm_tiles(const ExecSpace& space, const GemvConfig& c, const OpA& o
   GemvConfig fallback = c;
   fallback.launch.league_size =
       static_cast<int>(std::min<std::int64_t>(rows.outputs(), fallback.launch.league_size));
-  launch_team_per_output(space, fallback, rows,
-                         IndexedColumns<Columns, Index>{Columns{op_b, m}, index},
-                         GemvFinish<IndexedOutput<Output, Index>>{
-                             IndexedOutput<Output, Index>{Output{C, m}, index}, alpha, beta});
+  launch_flat_outputs(space, fallback, rows,
+                      IndexedColumns<Columns, Index>{Columns{op_b, m}, index},
+                      GemvFinish<IndexedOutput<Output, Index>>{
+                          IndexedOutput<Output, Index>{Output{C, m}, index}, alpha, beta});
   space.fence();  // host_index's memory must outlive the copy
 }
 
 // tiles; on the host also output_lanes over the columns of C or gemv's inner_lanes over the
-// flattened outputs; else team_per_output over them. (The last argument, whether the space is the
+// flattened outputs; else launch_flat_outputs. (The last argument, whether the space is the
 // host's, is implied by ExecSpace and ignored.)
 template <class ExecSpace, class OpA, class OpB, class CView, class Host = std::true_type>
 void launch_gemm(const ExecSpace& space, const GemvConfig& c, const OpA& op_a, const OpB& op_b,
@@ -409,7 +423,7 @@ void launch_gemm(const ExecSpace& space, const GemvConfig& c, const OpA& op_a, c
     if (c.schedule == Schedule::inner_lanes)
       return launch_inner_lanes(space, c, flat, columns, finish);
   }
-  launch_team_per_output(space, c, flat, columns, finish);
+  launch_flat_outputs(space, c, flat, columns, finish);
 }
 
 }  // namespace Impl
