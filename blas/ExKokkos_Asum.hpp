@@ -4,10 +4,12 @@
 //   double s = ExKokkos::exasum(space, x);   ExKokkos::exasum(space, r, x);   exasum(x)
 //   ExKokkos::exasum(space, R, X);   // rank-2 X: R(j) = exasum of column j
 //
-// |x(i)| is exact, so this is exsum of the magnitudes: the exact sum rounded once.
+// |x(i)| is exact, so this is exsum of the magnitudes: the exact sum rounded once. Kokkos::complex
+// values: BLAS' sum of |re(x_i)| + |im(x_i)| (not of the moduli), a real result.
 #ifndef EXKOKKOS_ASUM_HPP
 #define EXKOKKOS_ASUM_HPP
 
+#include "impl/ExKokkos_ComplexTerms_impl.hpp"
 #include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
@@ -27,8 +29,13 @@ struct AbsTerms {
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
 template <class ExecSpace, class RView, class XView>
 void asum_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
-  reduce_into<typename XView::non_const_value_type>(space, r, AbsTerms<XView>{x}, x.extent(0),
-                                                    options, "ExKokkos::exasum");
+  using T = typename XView::non_const_value_type;
+  const char* routine = "ExKokkos::exasum";
+  if constexpr (is_exact_complex<T>())
+    reduce_into<magnitude_t<T>>(space, r, ComplexAbsTerms<XView>{x}, 2 * x.extent(0), options,
+                                routine);
+  else
+    reduce_into<T>(space, r, AbsTerms<XView>{x}, x.extent(0), options, routine);
 }
 
 // The rank-1 entry point as the multivector forms' per-column step.
@@ -50,24 +57,28 @@ void exasum(const ExecSpace& space, const RView& r, const XView& x, const Option
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exasum: x must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exasum: x must hold double, float or their Kokkos::complex");
   Impl::asum_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x), options);
 }
 
 template <class ExecSpace, class XView,
           typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
-typename XView::non_const_value_type exasum(const ExecSpace& space, const XView& x,
-                                            const Options& options = {}) {
+Impl::magnitude_t<typename XView::non_const_value_type> exasum(const ExecSpace& space,
+                                                               const XView& x,
+                                                               const Options& options = {}) {
   Impl::require_accessible<ExecSpace, XView>();
   const auto r =
-      Impl::result_view<typename XView::non_const_value_type, ExecSpace>(space, "ExKokkos::exasum");
+      Impl::result_view<Impl::magnitude_t<typename XView::non_const_value_type>, ExecSpace>(
+          space, "ExKokkos::exasum");
   exasum(space, r, x, options);
   return Impl::fetch_result(space, r);
 }
 
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
-typename XView::non_const_value_type exasum(const XView& x, const Options& options = {}) {
+Impl::magnitude_t<typename XView::non_const_value_type> exasum(const XView& x,
+                                                               const Options& options = {}) {
   return exasum(typename XView::execution_space(), x, options);
 }
 
@@ -89,7 +100,8 @@ void exasum(const ExecSpace& space, const RView& R, const XView& X, const Option
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exasum: X must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exasum: X must hold double, float or their Kokkos::complex");
   static_assert(!std::is_const<typename RView::value_type>::value,
                 "ExKokkos::exasum: R must not be const");
   Impl::reduce_columns(space, "ExKokkos::exasum", Impl::write_view<ExecSpace>(R),

@@ -9,9 +9,12 @@
 // Every product x(i) * y(i) enters the sum exactly (TwoProd, or the accumulator's integer product
 // where TwoProd would over- or underflow), so the result is the exact dot product rounded once.
 // Mismatched extents throw std::invalid_argument; empty vectors give +0.
+// Kokkos::complex values: conj(x) . y, as KokkosBlas::dot, its real and imaginary parts each the
+// exact value rounded once (impl/ExKokkos_ComplexTerms_impl.hpp).
 #ifndef EXKOKKOS_DOT_HPP
 #define EXKOKKOS_DOT_HPP
 
+#include "impl/ExKokkos_ComplexTerms_impl.hpp"
 #include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
@@ -54,8 +57,18 @@ using dot_terms_t =
 template <class ExecSpace, class RView, class XView, class YView>
 void dot_into(const ExecSpace& space, const RView& r, const XView& x, const YView& y,
               const Options& options) {
-  reduce_into<typename XView::non_const_value_type>(space, r, dot_terms_t<XView, YView>{x, y},
-                                                    x.extent(0), options, "ExKokkos::exdot");
+  using T = typename XView::non_const_value_type;
+  const char* routine = "ExKokkos::exdot";
+  if constexpr (is_exact_complex<T>()) {
+    using Real = magnitude_t<T>;
+    const auto parts = complex_parts(r);
+    reduce_into<Real>(space, element(parts, 0), ComplexDotTerms<XView, YView, false>{x, y},
+                      2 * x.extent(0), options, routine);
+    reduce_into<Real>(space, element(parts, 1), ComplexDotTerms<XView, YView, true>{x, y},
+                      2 * x.extent(0), options, routine);
+  } else {
+    reduce_into<T>(space, r, dot_terms_t<XView, YView>{x, y}, x.extent(0), options, routine);
+  }
 }
 
 // KokkosBlas' multivector form on canonical views: R(j) = dot of column j of x and column j of
@@ -83,7 +96,8 @@ void exdot(const ExecSpace& space, const RView& r, const XView& x, const YView& 
   Impl::require_accessible<ExecSpace, XView>();
   Impl::require_accessible<ExecSpace, YView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exdot: x must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exdot: x must hold double, float or their Kokkos::complex");
   static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
                 "ExKokkos::exdot: x and y must hold the same value type");
   Impl::check_same_extent("ExKokkos::exdot", x, y);
@@ -137,7 +151,8 @@ void exdot(const ExecSpace& space, const RView& R, const XView& X, const YView& 
   Impl::require_accessible<ExecSpace, XView>();
   Impl::require_accessible<ExecSpace, YView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exdot: X must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exdot: X must hold double, float or their Kokkos::complex");
   static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
                 "ExKokkos::exdot: X and Y must hold the same value type");
   static_assert(!std::is_const<typename RView::value_type>::value,

@@ -6,9 +6,11 @@
 //
 //   double n = ExKokkos::exnrm2(space, x);   ExKokkos::exnrm2(space, r, x);   exnrm2(x)
 //   ExKokkos::exnrm2(space, R, X);   // rank-2 X: R(j) = exnrm2 of column j
+// Kokkos::complex values: sqrt(sum |x_i|^2), |x_i|^2 = re^2 + im^2 exactly, a real result.
 #ifndef EXKOKKOS_NRM2_HPP
 #define EXKOKKOS_NRM2_HPP
 
+#include "impl/ExKokkos_ComplexTerms_impl.hpp"
 #include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
@@ -59,8 +61,13 @@ struct SqrtRoundInto {
 template <class ExecSpace, class RView, class XView>
 void nrm2_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
   using T = typename XView::non_const_value_type;
-  reduce_into_with(space, r, square_terms_t<XView>{x}, x.extent(0), options, "ExKokkos::exnrm2",
-                   SqrtRoundInto<T, RView>{r});
+  const char* routine = "ExKokkos::exnrm2";
+  if constexpr (is_exact_complex<T>())
+    reduce_into_with(space, r, ComplexSquareTerms<XView>{x}, 2 * x.extent(0), options, routine,
+                     SqrtRoundInto<magnitude_t<T>, RView>{r});
+  else
+    reduce_into_with(space, r, square_terms_t<XView>{x}, x.extent(0), options, routine,
+                     SqrtRoundInto<T, RView>{r});
 }
 
 // The rank-1 entry point as the multivector forms' per-column step.
@@ -82,24 +89,28 @@ void exnrm2(const ExecSpace& space, const RView& r, const XView& x, const Option
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exnrm2: x must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exnrm2: x must hold double, float or their Kokkos::complex");
   Impl::nrm2_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x), options);
 }
 
 template <class ExecSpace, class XView,
           typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
-typename XView::non_const_value_type exnrm2(const ExecSpace& space, const XView& x,
-                                            const Options& options = {}) {
+Impl::magnitude_t<typename XView::non_const_value_type> exnrm2(const ExecSpace& space,
+                                                               const XView& x,
+                                                               const Options& options = {}) {
   Impl::require_accessible<ExecSpace, XView>();
   const auto r =
-      Impl::result_view<typename XView::non_const_value_type, ExecSpace>(space, "ExKokkos::exnrm2");
+      Impl::result_view<Impl::magnitude_t<typename XView::non_const_value_type>, ExecSpace>(
+          space, "ExKokkos::exnrm2");
   exnrm2(space, r, x, options);
   return Impl::fetch_result(space, r);
 }
 
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
-typename XView::non_const_value_type exnrm2(const XView& x, const Options& options = {}) {
+Impl::magnitude_t<typename XView::non_const_value_type> exnrm2(const XView& x,
+                                                               const Options& options = {}) {
   return exnrm2(typename XView::execution_space(), x, options);
 }
 
@@ -121,7 +132,8 @@ void exnrm2(const ExecSpace& space, const RView& R, const XView& X, const Option
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exnrm2: X must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exnrm2: X must hold double, float or their Kokkos::complex");
   static_assert(!std::is_const<typename RView::value_type>::value,
                 "ExKokkos::exnrm2: R must not be const");
   Impl::reduce_columns(space, "ExKokkos::exnrm2", Impl::write_view<ExecSpace>(R),

@@ -18,8 +18,13 @@ namespace Impl {
 template <class ExecSpace, class RView, class XView>
 void nrm2_squared_into(const ExecSpace& space, const RView& r, const XView& x,
                        const Options& options) {
-  reduce_into<typename XView::non_const_value_type>(space, r, square_terms_t<XView>{x}, x.extent(0),
-                                                    options, "ExKokkos::exnrm2_squared");
+  using T = typename XView::non_const_value_type;
+  const char* routine = "ExKokkos::exnrm2_squared";
+  if constexpr (is_exact_complex<T>())
+    reduce_into<magnitude_t<T>>(space, r, ComplexSquareTerms<XView>{x}, 2 * x.extent(0), options,
+                                routine);
+  else
+    reduce_into<T>(space, r, square_terms_t<XView>{x}, x.extent(0), options, routine);
 }
 
 struct Nrm2SquaredColumn {
@@ -41,8 +46,8 @@ void exnrm2_squared(const ExecSpace& space, const RView& r, const XView& x,
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(),
-                "ExKokkos::exnrm2_squared: x must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exnrm2_squared: x must hold double, float or their Kokkos::complex");
   Impl::nrm2_squared_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x),
                           options);
 }
@@ -50,17 +55,19 @@ void exnrm2_squared(const ExecSpace& space, const RView& r, const XView& x,
 template <class ExecSpace, class XView,
           typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
-typename XView::non_const_value_type exnrm2_squared(const ExecSpace& space, const XView& x,
-                                                    const Options& options = {}) {
+Impl::magnitude_t<typename XView::non_const_value_type> exnrm2_squared(
+    const ExecSpace& space, const XView& x, const Options& options = {}) {
   Impl::require_accessible<ExecSpace, XView>();
-  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>(
-      space, "ExKokkos::exnrm2_squared");
+  const auto r =
+      Impl::result_view<Impl::magnitude_t<typename XView::non_const_value_type>, ExecSpace>(
+          space, "ExKokkos::exnrm2_squared");
   exnrm2_squared(space, r, x, options);
   return Impl::fetch_result(space, r);
 }
 
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
-typename XView::non_const_value_type exnrm2_squared(const XView& x, const Options& options = {}) {
+Impl::magnitude_t<typename XView::non_const_value_type> exnrm2_squared(
+    const XView& x, const Options& options = {}) {
   return exnrm2_squared(typename XView::execution_space(), x, options);
 }
 
@@ -81,8 +88,8 @@ void exnrm2_squared(const ExecSpace& space, const RView& R, const XView& X,
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(),
-                "ExKokkos::exnrm2_squared: X must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exnrm2_squared: X must hold double, float or their Kokkos::complex");
   static_assert(!std::is_const<typename RView::value_type>::value,
                 "ExKokkos::exnrm2_squared: R must not be const");
   Impl::reduce_columns(space, "ExKokkos::exnrm2_squared", Impl::write_view<ExecSpace>(R),

@@ -8,10 +8,12 @@
 //
 // x: rank-1 view of double or float, any layout (strided subviews too). The result is the exact
 // sum rounded once to x's value type (to nearest, ties to even); NaN/Inf follow IEEE addition;
-// an empty x sums to +0.
+// an empty x sums to +0. Kokkos::complex values: each part the exact sum of that part, rounded
+// once.
 #ifndef EXKOKKOS_SUM_HPP
 #define EXKOKKOS_SUM_HPP
 
+#include "impl/ExKokkos_ComplexTerms_impl.hpp"
 #include "impl/ExKokkos_Multivector_impl.hpp"
 #include "impl/ExKokkos_ReductionRoutine_impl.hpp"
 
@@ -32,8 +34,18 @@ struct SumTerms {
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp).
 template <class ExecSpace, class RView, class XView>
 void sum_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
-  reduce_into<typename XView::non_const_value_type>(space, r, SumTerms<XView>{x}, x.extent(0),
-                                                    options, "ExKokkos::exsum");
+  using T = typename XView::non_const_value_type;
+  const char* routine = "ExKokkos::exsum";
+  if constexpr (is_exact_complex<T>()) {
+    using Real = magnitude_t<T>;
+    const auto parts = complex_parts(r);
+    reduce_into<Real>(space, element(parts, 0), ComplexPartTerms<XView, false>{x}, x.extent(0),
+                      options, routine);
+    reduce_into<Real>(space, element(parts, 1), ComplexPartTerms<XView, true>{x}, x.extent(0),
+                      options, routine);
+  } else {
+    reduce_into<T>(space, r, SumTerms<XView>{x}, x.extent(0), options, routine);
+  }
 }
 
 // The rank-1 entry point as the multivector forms' per-column step.
@@ -55,7 +67,8 @@ void exsum(const ExecSpace& space, const RView& r, const XView& x, const Options
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: x must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exsum: x must hold double, float or their Kokkos::complex");
   Impl::sum_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x), options);
 }
 
@@ -94,7 +107,8 @@ void exsum(const ExecSpace& space, const RView& R, const XView& X, const Options
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   using T = typename XView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exsum: X must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exsum: X must hold double, float or their Kokkos::complex");
   static_assert(!std::is_const<typename RView::value_type>::value,
                 "ExKokkos::exsum: R must not be const");
   Impl::reduce_columns(space, "ExKokkos::exsum", Impl::write_view<ExecSpace>(R),

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-1 benchmarks of the routines beyond bench_level1.cpp, each beside its KokkosBlas
 // counterpart in the same process: exnrm2_squared, exnrminf, exiamax, exabs, exfill,
-// exreciprocal, exupdate and exmult on vectors, and the multivector forms (exdot, exnrm2, exasum,
-// exsum, exaxpby, exscal on a LayoutLeft X of 4 and 16 columns, R one entry per column). Prints
-// the time ratios at the end; --benchmark_out=f.json --benchmark_out_format=json writes JSON for
-// perf_tests/plot_results.py. Sizes: "<routine>/uniform/<n>" for vectors, ".../<n>x<columns>"
-// for multivectors.
+// exreciprocal, exupdate and exmult on vectors, the reductions on Kokkos::complex<double> vectors
+// (exdot, exsum, exasum, exnrm2 against KokkosBlas' dot, sum, nrm1, nrm2), and the multivector
+// forms (exdot, exnrm2, exasum, exsum, exaxpby, exscal on a LayoutLeft X of 4 and 16 columns, R
+// one entry per column). Prints the time ratios at the end; --benchmark_out=f.json
+// --benchmark_out_format=json writes JSON for perf_tests/plot_results.py. Sizes:
+// "<routine>/uniform/<n>" for vectors (complex ones: n doubles, n / 2 complex values, the same
+// bytes), ".../<n>x<columns>" for multivectors.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
@@ -82,6 +84,13 @@ Vector column0(const Matrix& m) {
   return Kokkos::subview(m, Kokkos::ALL(), 0);
 }
 
+// Column 0 of a multivector as complex values, two doubles each (real, imaginary).
+using ComplexVector = Kokkos::View<Kokkos::complex<double>*, Space::memory_space,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+ComplexVector complex0(const Matrix& m) {
+  return ComplexVector(reinterpret_cast<Kokkos::complex<double>*>(m.data()), m.extent(0) / 2);
+}
+
 void register_one(const std::string& routine, std::size_t rows, std::size_t cols,
                   std::function<double(Inputs&)> body, int bytes_per_element) {
   const std::string size =
@@ -150,7 +159,32 @@ void register_vectors(std::size_t n) {
         return done();
       },
       32);
+  register_one(
+      "exdot_complex", n, 0,
+      [](Inputs& in) { return ExKokkos::exdot(Space(), complex0(in.x), complex0(in.y)).real(); },
+      16);
+  register_one(
+      "exsum_complex", n, 0,
+      [](Inputs& in) { return ExKokkos::exsum(Space(), complex0(in.x)).real(); }, 8);
+  register_one(
+      "exasum_complex", n, 0, [](Inputs& in) { return ExKokkos::exasum(Space(), complex0(in.x)); },
+      8);
+  register_one(
+      "exnrm2_complex", n, 0, [](Inputs& in) { return ExKokkos::exnrm2(Space(), complex0(in.x)); },
+      8);
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+  register_one(
+      "KokkosBlas::dot_complex", n, 0,
+      [](Inputs& in) { return KokkosBlas::dot(complex0(in.x), complex0(in.y)).real(); }, 16);
+  register_one(
+      "KokkosBlas::sum_complex", n, 0,
+      [](Inputs& in) { return KokkosBlas::sum(complex0(in.x)).real(); }, 8);
+  register_one(
+      "KokkosBlas::nrm1_complex", n, 0,
+      [](Inputs& in) { return double(KokkosBlas::nrm1(complex0(in.x))); }, 8);
+  register_one(
+      "KokkosBlas::nrm2_complex", n, 0,
+      [](Inputs& in) { return double(KokkosBlas::nrm2(complex0(in.x))); }, 8);
   register_one(
       "KokkosBlas::nrm2_squared", n, 0,
       [](Inputs& in) { return KokkosBlas::nrm2_squared(column0(in.x)); }, 8);
@@ -303,6 +337,10 @@ int main(int argc, char** argv) {
       {"exreciprocal", "KokkosBlas::reciprocal"},
       {"exupdate", "KokkosBlas::update"},
       {"exmult", "KokkosBlas::mult"},
+      {"exdot_complex", "KokkosBlas::dot_complex"},
+      {"exsum_complex", "KokkosBlas::sum_complex"},
+      {"exasum_complex", "KokkosBlas::nrm1_complex"},
+      {"exnrm2_complex", "KokkosBlas::nrm2_complex"},
       {"exdot_mv", "KokkosBlas::dot_mv"},
       {"exnrm2_mv", "KokkosBlas::nrm2_mv"},
       {"exasum_mv", "KokkosBlas::nrm1_mv"},

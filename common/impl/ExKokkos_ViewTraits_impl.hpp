@@ -41,6 +41,35 @@ KOKKOS_INLINE_FUNCTION constexpr bool is_exact_scalar() {
   return std::is_same<T, double>::value || std::is_same<T, float>::value;
 }
 
+// Kokkos::complex of an exact scalar: the level-1 reductions take it too, each part of a complex
+// result its exact value rounded once (blas/impl/ExKokkos_ComplexTerms_impl.hpp).
+template <class T>
+struct complex_traits {
+  static constexpr bool is_complex = false;
+  using real_type = T;
+};
+template <class T>
+struct complex_traits<Kokkos::complex<T>> {
+  static constexpr bool is_complex = true;
+  using real_type = T;
+};
+
+template <class T>
+constexpr bool is_exact_complex() {
+  return complex_traits<T>::is_complex && is_exact_scalar<typename complex_traits<T>::real_type>();
+}
+
+// What the level-1 reductions accept: double, float and their Kokkos::complex.
+template <class T>
+constexpr bool is_exact_value() {
+  return is_exact_scalar<T>() || is_exact_complex<T>();
+}
+
+// The type of a magnitude of T (exasum's and exnrm2's result), as KokkosBlas' mag_type: T's real
+// type.
+template <class T>
+using magnitude_t = typename complex_traits<T>::real_type;
+
 // The first argument of the routines that take one: an execution space instance. A public
 // routine's ExecSpace parameter is constrained by this, so that a view in that place (exsum(r, x)
 // with a rank-0 r) selects another overload or fails at the call, not deep inside a kernel.

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The level-1 reductions on Kokkos::complex<double> and Kokkos::complex<float>, against the MPFR
+// oracle bit for bit, from their definitions in real arithmetic: exsum's real and imaginary parts
+// each the exact sum of the parts rounded once; exasum BLAS' sum of |re| + |im|; exnrm2 the
+// correctly rounded square root of the exact sum of re^2 + im^2, exnrm2_squared that sum rounded
+// once; exdot conj(x) . y as KokkosBlas::dot (re = sum xr yr + xi yi, im = sum xr yi - xi yr), each
+// part rounded once. Every generator of the real suites (wide ranges, cancellation, ties, NaN and
+// infinities, signed zeros) for both parts; 0 to 5003 elements; contiguous and strided vectors;
+// Kokkos::Serial and the default host space under several launch options (the same bits: the
+// oracle's); the rank-0 result and space-less forms; the multivector forms (every column the
+// rank-1 routine's bits).
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#include "ExKokkosTest_HostMatrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace Level1ComplexSuite {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::ExactSum;
+using ExKokkosTest::same_bits;
+using Host = Kokkos::DefaultHostExecutionSpace;
+template <class T>
+using C = Kokkos::complex<T>;
+
+template <class T>
+T rounded(const ExactSum& s) {
+  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
+}
+
+// The oracle, from the definitions.
+template <class T>
+struct Expected {
+  C<T> sum, dot;
+  T asum, nrm2, nrm2_squared;
+};
+
+template <class T>
+Expected<T> oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
+  ExactSum re, im, abs, squares, dot_re, dot_im;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double xr = x[i].real(), xi = x[i].imag(), yr = y[i].real(), yi = y[i].imag();
+    re.add(xr);
+    im.add(xi);
+    abs.add(std::fabs(xr));
+    abs.add(std::fabs(xi));
+    squares.add_product(xr, xr);
+    squares.add_product(xi, xi);
+    dot_re.add_product(xr, yr);
+    dot_re.add_product(xi, yi);
+    dot_im.add_product(xr, yi);
+    dot_im.add_product(-xi, yr);
+  }
+  Expected<T> e;
+  e.sum = C<T>(rounded<T>(re), rounded<T>(im));
+  e.dot = C<T>(rounded<T>(dot_re), rounded<T>(dot_im));
+  e.asum = rounded<T>(abs);
+  e.nrm2_squared = rounded<T>(squares);
+  std::vector<T> parts;
+  for (const auto& v : x) {
+    parts.push_back(v.real());
+    parts.push_back(v.imag());
+  }
+  e.nrm2 = ExKokkosTest::exact_nrm2(parts);
+  return e;
+}
+
+template <class T>
+bool same(const C<T>& a, const C<T>& b) {
+  return same_bits(a.real(), b.real()) && same_bits(a.imag(), b.imag());
+}
+template <class T>
+std::string show(const C<T>& v) {
+  return "(" + describe(v.real()) + ", " + describe(v.imag()) + ")";
+}
+template <class T>
+std::string show(T v) {
+  return describe(v);
+}
+
+template <class V>
+void expect_bits(const V& got, const V& want, const std::string& what, int& failures) {
+  bool ok;
+  if constexpr (std::is_arithmetic<V>::value)
+    ok = same_bits(got, want);
+  else
+    ok = same(got, want);
+  if (!ok && ++failures <= 10)
+    ADD_FAILURE() << what << " = " << show(got) << ", expected " << show(want);
+}
+
+// A rank-1 host view of v in Layout (LayoutStride: every third element of a larger array).
+template <class Layout, class T>
+auto vector_of(const std::vector<T>& v) {
+  const auto m = ExKokkosTest::HostMatrix<T, Layout>::make(v.size(), 1);
+  for (std::size_t i = 0; i < v.size(); ++i) m(i, 0) = v[i];
+  return Kokkos::subview(m, Kokkos::ALL(), 0);
+}
+
+template <class T>
+std::vector<C<T>> complexes(const std::vector<double>& re, const std::vector<double>& im) {
+  std::vector<C<T>> v(std::min(re.size(), im.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = C<T>(T(re[i]), T(im[i]));
+  return v;
+}
+
+// Every routine on x and y (views in Layout) on `space` with `options`, against the oracle.
+template <class T, class Layout, class Space>
+void check_routines(const Space& space, const std::vector<C<T>>& xs, const std::vector<C<T>>& ys,
+                    const Expected<T>& e, const ExKokkos::Options& options,
+                    const std::string& where, int& failures) {
+  const auto x = vector_of<Layout>(xs);
+  const auto y = vector_of<Layout>(ys);
+  expect_bits(ExKokkos::exsum(space, x, options), e.sum, "exsum " + where, failures);
+  expect_bits(ExKokkos::exdot(space, x, y, options), e.dot, "exdot " + where, failures);
+  expect_bits(ExKokkos::exasum(space, x, options), e.asum, "exasum " + where, failures);
+  expect_bits(ExKokkos::exnrm2(space, x, options), e.nrm2, "exnrm2 " + where, failures);
+  expect_bits(ExKokkos::exnrm2_squared(space, x, options), e.nrm2_squared,
+              "exnrm2_squared " + where, failures);
+}
+
+std::vector<std::pair<std::string, ExKokkos::Options>> launch_options() {
+  std::vector<std::pair<std::string, ExKokkos::Options>> all(1);
+  all[0].first = "default";
+  ExKokkos::Options many;
+  many.league_size = 5;
+  all.emplace_back("league 5", many);
+  ExKokkos::Options teams;
+  teams.team_size = 2;
+  teams.league_size = 3;
+  teams.accumulators_per_team = 1;
+  all.emplace_back("teams of 2", teams);
+  ExKokkos::Options scalar;
+  scalar.early_exit = 1;
+  scalar.expansion_size = 4;
+  all.emplace_back("early exit", scalar);
+  return all;
+}
+
+template <class T>
+void check_everything(const std::vector<C<T>>& x, const std::vector<C<T>>& y,
+                      const std::string& what, int& failures) {
+  const Expected<T> e = oracle(x, y);
+  for (const auto& [name, options] : launch_options()) {
+    const std::string where = what + ", " + name;
+    check_routines<T, Kokkos::LayoutLeft>(Host(), x, y, e, options, where + ", contiguous",
+                                          failures);
+    check_routines<T, Kokkos::LayoutStride>(Host(), x, y, e, options, where + ", strided",
+                                            failures);
+  }
+  check_routines<T, Kokkos::LayoutStride>(Kokkos::Serial(), x, y, e, {}, what + ", Serial",
+                                          failures);
+}
+
+template <class T>
+void check_generators() {
+  int failures = 0;
+  std::mt19937_64 rng(20261128);
+  for (const std::size_t n :
+       {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(5003)}) {
+    for (const auto& g : ExKokkosTest::sum_generators()) {
+      auto x = complexes<T>(g.generate(n, rng), g.generate(n, rng));
+      auto y = complexes<T>(g.generate(n, rng), g.generate(n, rng));
+      x.resize(std::min(x.size(), y.size()));
+      y.resize(x.size());
+      check_everything(x, y, g.name + " n = " + std::to_string(x.size()), failures);
+    }
+    // Products built to cancel, overflow or underflow: x = (a, a'), y = (b, b') from two pairs,
+    // so that the real part of conj(x) . y holds both designed dot products.
+    for (const auto& g : ExKokkosTest::product_generators()) {
+      auto [a, b] = g.generate(n, rng);
+      auto [a2, b2] = g.generate(n, rng);
+      // (A generator may return a pair shorter than asked for.)
+      const std::size_t m = std::min({a.size(), b.size(), a2.size(), b2.size()});
+      for (auto* v : {&a, &b, &a2, &b2}) v->resize(m);
+      check_everything(complexes<T>(a, a2), complexes<T>(b, b2),
+                       g.name + " products n = " + std::to_string(m), failures);
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Level1Complex, DoubleAgainstTheOracle) {
+  check_generators<double>();
+}
+TEST(Level1Complex, FloatAgainstTheOracle) {
+  check_generators<float>();
+}
+
+// The rank-0 result forms (with and without a space) write what the value forms return; an empty
+// vector gives +0 in both parts.
+template <class T>
+void check_result_views() {
+  std::mt19937_64 rng(7);
+  const auto x = complexes<T>(ExKokkosTest::full_range(513, rng), ExKokkosTest::normal(513, rng));
+  const auto y = complexes<T>(ExKokkosTest::normal(513, rng), ExKokkosTest::full_range(513, rng));
+  const auto xv = vector_of<Kokkos::LayoutRight>(x), yv = vector_of<Kokkos::LayoutRight>(y);
+  const Expected<T> e = oracle(x, y);
+  Kokkos::View<C<T>, Kokkos::HostSpace> rc("rc");
+  Kokkos::View<T, Kokkos::HostSpace> rr("rr");
+  int failures = 0;
+  ExKokkos::exdot(rc, xv, yv);
+  expect_bits(rc(), e.dot, "exdot(r, x, y)", failures);
+  ExKokkos::exsum(Kokkos::Serial(), rc, xv);
+  expect_bits(rc(), e.sum, "exsum(Serial, r, x)", failures);
+  ExKokkos::exasum(rr, xv);
+  expect_bits(rr(), e.asum, "exasum(r, x)", failures);
+  ExKokkos::exnrm2(Host(), rr, xv);
+  expect_bits(rr(), e.nrm2, "exnrm2(space, r, x)", failures);
+  expect_bits(ExKokkos::exdot(xv, yv), e.dot, "exdot(x, y)", failures);
+  expect_bits(ExKokkos::exnrm2_squared(xv), e.nrm2_squared, "exnrm2_squared(x)", failures);
+
+  const auto empty = vector_of<Kokkos::LayoutLeft>(std::vector<C<T>>());
+  rc() = C<T>(T(5), T(5));
+  ExKokkos::exdot(rc, empty, empty);
+  expect_bits(rc(), C<T>(T(0), T(0)), "exdot of empty vectors", failures);
+  expect_bits(ExKokkos::exsum(empty), C<T>(T(0), T(0)), "exsum of an empty vector", failures);
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Level1Complex, ResultViewsAndEmptyVectors) {
+  check_result_views<double>();
+  check_result_views<float>();
+}
+
+// The multivector forms: R(j) has the bits of the rank-1 routine on column j, in every layout;
+// a rank-1 y is paired with every column of X.
+template <class T, class Layout>
+void check_multivector(int& failures) {
+  const std::size_t rows = 777, cols = 3;
+  std::mt19937_64 rng(11);
+  const auto X = ExKokkosTest::HostMatrix<C<T>, Layout>::make(rows, cols);
+  const auto Y = ExKokkosTest::HostMatrix<C<T>, Layout>::make(rows, cols);
+  const auto generators = ExKokkosTest::sum_generators();
+  for (std::size_t j = 0; j < cols; ++j) {
+    const auto& g = generators[(3 * j + 1) % generators.size()];
+    const auto re = g.generate(rows, rng), im = g.generate(rows, rng);
+    const auto re2 = g.generate(rows, rng), im2 = g.generate(rows, rng);
+    for (std::size_t i = 0; i < rows; ++i) {
+      X(i, j) = C<T>(T(re[i]), T(im[i]));
+      Y(i, j) = C<T>(T(re2[i]), T(im2[i]));
+    }
+  }
+  const auto y0 = Kokkos::subview(Y, Kokkos::ALL(), 0);
+  Kokkos::View<C<T>*, Kokkos::HostSpace> sums("sums", cols), dots("dots", cols),
+      dots0("dots0", cols);
+  Kokkos::View<T*, Kokkos::HostSpace> asums("asums", cols), norms("norms", cols);
+  ExKokkos::exsum(Host(), sums, X);
+  ExKokkos::exdot(Host(), dots, X, Y);
+  ExKokkos::exdot(dots0, X, y0);
+  ExKokkos::exasum(asums, X);
+  ExKokkos::exnrm2(Host(), norms, X);
+  Host().fence();
+  for (std::size_t j = 0; j < cols; ++j) {
+    const auto x = Kokkos::subview(X, Kokkos::ALL(), j);
+    const auto y = Kokkos::subview(Y, Kokkos::ALL(), j);
+    const std::string col = " column " + std::to_string(j);
+    expect_bits(sums(j), ExKokkos::exsum(x), "exsum(R, X)" + col, failures);
+    expect_bits(dots(j), ExKokkos::exdot(x, y), "exdot(R, X, Y)" + col, failures);
+    expect_bits(dots0(j), ExKokkos::exdot(x, y0), "exdot(R, X, y)" + col, failures);
+    expect_bits(asums(j), ExKokkos::exasum(x), "exasum(R, X)" + col, failures);
+    expect_bits(norms(j), ExKokkos::exnrm2(x), "exnrm2(R, X)" + col, failures);
+  }
+}
+
+TEST(Level1Complex, MultivectorColumnsHaveTheRank1Bits) {
+  int failures = 0;
+  check_multivector<double, Kokkos::LayoutLeft>(failures);
+  check_multivector<double, Kokkos::LayoutRight>(failures);
+  check_multivector<double, Kokkos::LayoutStride>(failures);
+  check_multivector<float, Kokkos::LayoutLeft>(failures);
+  check_multivector<float, Kokkos::LayoutStride>(failures);
+  EXPECT_EQ(failures, 0);
+}
+
+}  // namespace Level1ComplexSuite
+}  // namespace
