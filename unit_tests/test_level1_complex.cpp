@@ -35,10 +35,7 @@ using Host = Kokkos::DefaultHostExecutionSpace;
 template <class T>
 using C = Kokkos::complex<T>;
 
-template <class T>
-T rounded(const ExactSum& s) {
-  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
-}
+using ExKokkosTest::rounded;
 
 // The oracle, from the definitions.
 template <class T>

@@ -48,10 +48,7 @@ std::vector<T> as(const std::vector<double>& v) {
   return std::vector<T>(v.begin(), v.end());
 }
 
-template <class T>
-T rounded(const ExKokkosTest::ExactSum& s) {
-  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
-}
+using ExKokkosTest::rounded;
 
 template <class T>
 void expect_value(T got, T want, const std::string& what, int& failures) {

@@ -71,10 +71,7 @@ std::vector<T> column_of(const M& m, std::size_t j) {
   return out;
 }
 
-template <class T>
-T rounded(const ExKokkosTest::ExactSum& s) {
-  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
-}
+using ExKokkosTest::rounded;
 
 // The oracles, on one column.
 template <class T>

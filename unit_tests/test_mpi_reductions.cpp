@@ -177,10 +177,7 @@ ExKokkos::Options rank_options(Distribution d, int rank) {
 
 // --- Oracles ---------------------------------------------------------------------------------
 
-template <class T>
-T rounded(const ExKokkosTest::ExactSum& s) {
-  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
-}
+using ExKokkosTest::rounded;
 
 // sum, asum, dot, nrm2 and sum x_i + x_i y_i (the reducer's expression), exactly, rounded once.
 template <class T>

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,12 @@ class ExactSum {
   bool nan_ = false, pos_inf_ = false, neg_inf_ = false;
   bool any_term_ = false, not_neg_zero_ = false;
 };
+
+// s rounded once to T (double or float).
+template <class T>
+T rounded(const ExactSum& s) {
+  return std::is_same<T, float>::value ? T(s.round_float()) : T(s.round_double());
+}
 
 double exact_sum(const std::vector<double>& x);
 float exact_sum(const std::vector<float>& x);
