@@ -21,4 +21,4 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="
 # shellcheck disable=SC2086
 cmake --build "$build" -j "$(nproc)" --target $targets
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j 2 \
-  -R '^(test_level1_(oracle|multivector|more|coefficient_views)|test_team_(level1|gemv)|test_level2_(gemv|trsv|rank_update)|test_backends|test_level3_(gemm(_ozaki)?|trsm_trmm)|test_lapack_(team_)?(getf2|getrs)|test_bad_input|test_concurrent_calls|test_exact_sum_reducer|test_binned_sink|example_cg|example_team_lu)$'
+  -R '^(test_level1_(oracle|multivector|more|complex|coefficient_views)|test_team_(level1|gemv)|test_level2_(gemv|trsv|rank_update)|test_backends|test_level3_(gemm(_ozaki)?|trsm_trmm)|test_lapack_(team_)?(getf2|getrs)|test_bad_input|test_concurrent_calls|test_exact_sum_reducer|test_binned_sink|example_cg|example_team_lu)$'

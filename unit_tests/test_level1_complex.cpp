@@ -7,8 +7,8 @@
 // part rounded once. Every generator of the real suites (wide ranges, cancellation, ties, NaN and
 // infinities, signed zeros) for both parts; 0 to 5003 elements; contiguous and strided vectors;
 // Kokkos::Serial and the default host space under several launch options (the same bits: the
-// oracle's); the rank-0 result and space-less forms; the multivector forms (every column the
-// rank-1 routine's bits).
+// oracle's; ctest runs the suite with 1, 2 and 3 threads); shuffled input; the rank-0 result and
+// space-less forms; the multivector forms (every column the rank-1 routine's bits).
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
@@ -134,11 +134,13 @@ std::vector<std::pair<std::string, ExKokkos::Options>> launch_options() {
   ExKokkos::Options many;
   many.league_size = 5;
   all.emplace_back("league 5", many);
-  ExKokkos::Options teams;
-  teams.team_size = 2;
-  teams.league_size = 3;
-  teams.accumulators_per_team = 1;
-  all.emplace_back("teams of 2", teams);
+  if (Host().concurrency() >= 2) {  // a team of two needs two threads
+    ExKokkos::Options teams;
+    teams.team_size = 2;
+    teams.league_size = 3;
+    teams.accumulators_per_team = 1;
+    all.emplace_back("teams of 2", teams);
+  }
   ExKokkos::Options scalar;
   scalar.early_exit = 1;
   scalar.expansion_size = 4;
@@ -187,6 +189,41 @@ void check_generators() {
     }
   }
   EXPECT_EQ(failures, 0);
+}
+
+// Shuffled input: the same elements in another order give the same bits (each part is an exact
+// sum, which no order changes).
+template <class T>
+void check_shuffled() {
+  std::mt19937_64 rng(29);
+  int failures = 0;
+  for (const auto& g : ExKokkosTest::sum_generators()) {
+    auto x = complexes<T>(g.generate(3001, rng), g.generate(3001, rng));
+    auto y = complexes<T>(g.generate(3001, rng), g.generate(3001, rng));
+    x.resize(std::min(x.size(), y.size()));
+    y.resize(x.size());
+    std::vector<std::size_t> order(x.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<C<T>> xs(x.size()), ys(y.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      xs[i] = x[order[i]];
+      ys[i] = y[order[i]];
+    }
+    const auto xv = vector_of<Kokkos::LayoutLeft>(x), yv = vector_of<Kokkos::LayoutLeft>(y);
+    const auto xsv = vector_of<Kokkos::LayoutLeft>(xs), ysv = vector_of<Kokkos::LayoutLeft>(ys);
+    const std::string what = " of shuffled " + g.name;
+    expect_bits(ExKokkos::exdot(xsv, ysv), ExKokkos::exdot(xv, yv), "exdot" + what, failures);
+    expect_bits(ExKokkos::exsum(xsv), ExKokkos::exsum(xv), "exsum" + what, failures);
+    expect_bits(ExKokkos::exasum(xsv), ExKokkos::exasum(xv), "exasum" + what, failures);
+    expect_bits(ExKokkos::exnrm2(xsv), ExKokkos::exnrm2(xv), "exnrm2" + what, failures);
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(Level1Complex, ShuffledInputGivesTheSameBits) {
+  check_shuffled<double>();
+  check_shuffled<float>();
 }
 
 TEST(Level1Complex, DoubleAgainstTheOracle) {
