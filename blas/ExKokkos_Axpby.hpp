@@ -5,6 +5,8 @@
 // propagated) and alpha == 0 does not read x. x and y: rank-1 views, or rank-2 views of one
 // shape (KokkosBlas' multivectors: every column, each with the rank-1 routine's bits). alpha and
 // beta: scalars, or as in KokkosBlas rank-0 views or rank-1 views of one value per column.
+// Kokkos::complex values too: each part of alpha x + beta y rounded once from its exact value
+// (ExKokkos_RoundedComplex.hpp), with the same rules for zero coefficients.
 //
 //   ExKokkos::exaxpby(space, alpha, x, beta, y);   ExKokkos::exaxpby(alpha, x, beta, y);
 //   ExKokkos::exaxpy(space, alpha, x, y);          ExKokkos::exaxpy(alpha, x, y);   // beta = 1
@@ -15,6 +17,7 @@
 #include "impl/ExKokkos_Elementwise_impl.hpp"
 
 #include <ExKokkos_RoundedAxpby.hpp>
+#include <ExKokkos_RoundedComplex.hpp>
 #include <impl/ExKokkos_CanonicalViews_impl.hpp>
 
 namespace ExKokkos {
@@ -61,6 +64,13 @@ void launch_axpby(const ExecSpace& space, const char* label,
   if constexpr (is_host_space<ExecSpace>() && std::is_same<T, double>::value) {
     if (alpha != T(0) && beta != T(0)) {
       for_each_certified(space, label, n, AxpbyOp<XView, YView>{x, y, alpha, beta});
+      return;
+    }
+  }
+  if constexpr (is_host_space<ExecSpace>() && std::is_same<T, Kokkos::complex<double>>::value) {
+    if (alpha != T(0) && beta != T(0)) {
+      for_each_certified(space, label, n,
+                         ComplexCombinationOp<2, YView, XView, YView>{y, {alpha, beta}, x, y});
       return;
     }
   }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExKokkos::exfill: X(i) = val for every element (KokkosBlas::fill), exact. X: a rank-1 or rank-2
-// view of any layout (strided subviews too).
+// view of any layout (strided subviews too), of double, float or Kokkos::complex of them.
 //
 //   ExKokkos::exfill(space, X, val);   ExKokkos::exfill(X, val);
 #ifndef EXKOKKOS_FILL_HPP
@@ -35,8 +35,8 @@ template <class ExecSpace, class XView,
                                   int>::type = 0>
 void exfill(const ExecSpace& space, const XView& X, typename XView::non_const_value_type val) {
   Impl::require_accessible<ExecSpace, XView>();
-  static_assert(Impl::is_exact_scalar<typename XView::non_const_value_type>(),
-                "ExKokkos::exfill: X must hold double or float");
+  static_assert(Impl::is_exact_value<typename XView::non_const_value_type>(),
+                "ExKokkos::exfill: X must hold double, float or Kokkos::complex of them");
   static_assert(!std::is_const<typename XView::value_type>::value,
                 "ExKokkos::exfill: X must not be const");
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exfill");

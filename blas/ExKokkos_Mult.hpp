@@ -99,6 +99,8 @@ void exmult(const ExecSpace& space, typename YView::non_const_value_type gamma, 
                              typename AView::non_const_value_type>::value,
                 "ExKokkos::exmult: A and Y must hold the same value type");
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exmult");
+  static_assert(Impl::is_exact_scalar<typename YView::non_const_value_type>(),
+                "ExKokkos::exmult: Y must hold double or float (complex: not supported)");
   Impl::check_elementwise_views("ExKokkos::exmult", Y, X);
   Impl::check_mult_scale("ExKokkos::exmult", Y, A);
   Impl::mult_into(space, gamma, Impl::write_view<ExecSpace>(Y), alpha,

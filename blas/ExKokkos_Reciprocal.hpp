@@ -41,6 +41,8 @@ void exreciprocal(const ExecSpace& space, const RView& R, const XView& X) {
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exreciprocal");
+  static_assert(Impl::is_exact_scalar<typename RView::non_const_value_type>(),
+                "ExKokkos::exreciprocal: R must hold double or float (complex: not supported)");
   Impl::check_elementwise_views("ExKokkos::exreciprocal", R, X);
   Impl::reciprocal_into(space, Impl::write_view<ExecSpace>(R), Impl::read_view<ExecSpace>(X));
 }

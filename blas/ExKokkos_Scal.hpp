@@ -2,6 +2,8 @@
 // ExKokkos::exscal and ExKokkos::exinvscal: y(i) = RN(alpha * x(i)) and y(i) = RN(x(i) / alpha).
 // One IEEE multiplication or division per element is already correctly rounded; exinvscal
 // divides (it does not multiply by a rounded 1/alpha), which the LU relies on. y may alias x.
+// exscal also takes Kokkos::complex values: each part of alpha x rounded once from its exact
+// value (ExKokkos_RoundedComplex.hpp); exinvscal takes real values only.
 // As KokkosBlas::scal does, alpha == 0 writes zeros without reading x (no NaN from 0 * inf).
 // y and x: rank-1 views, or rank-2 views of one shape (every column). exscal's alpha: a scalar, or
 // as in KokkosBlas a rank-0 view or a rank-1 view of one value per column.
@@ -13,6 +15,8 @@
 
 #include "impl/ExKokkos_Coefficients_impl.hpp"
 #include "impl/ExKokkos_Elementwise_impl.hpp"
+
+#include <ExKokkos_RoundedComplex.hpp>
 
 namespace ExKokkos {
 namespace Impl {
@@ -37,17 +41,35 @@ struct InvScalFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = T(x(i)) / alpha; }
 };
 
+// y = RN(alpha x); complex doubles on the host in certified blocks that vectorize.
+template <class ExecSpace, class YView, class XView>
+void launch_scal(const ExecSpace& space, const char* label, const YView& y,
+                 typename YView::non_const_value_type alpha, const XView& x) {
+  using T = typename YView::non_const_value_type;
+  if constexpr (is_host_space<ExecSpace>() && std::is_same<T, Kokkos::complex<double>>::value) {
+    if (alpha != T(0)) {
+      for_each_certified(space, label, y.extent(0),
+                         ComplexCombinationOp<1, YView, XView>{y, {alpha}, x});
+      return;
+    }
+  }
+  for_each_element(space, label, y.extent(0), ScalFunctor<YView, XView>{y, x, alpha});
+}
+
 // Every column of the canonical y and x (rank 1: one column), one launch each, with that column's
-// alpha (a scalar, or HostCoefficients: ExKokkos_Coefficients_impl.hpp).
-template <template <class, class> class Functor, class ExecSpace, class YView, class Alpha,
-          class XView>
+// alpha (a scalar, or HostCoefficients: ExKokkos_Coefficients_impl.hpp): exscal, or exinvscal when
+// Inverse.
+template <bool Inverse, class ExecSpace, class YView, class Alpha, class XView>
 void scal_columns(const ExecSpace& space, const char* label, const YView& y, const Alpha& alpha,
                   const XView& x) {
   for (std::size_t j = 0; j < num_columns(y); ++j) {
     const auto yj = write_view<ExecSpace>(column(y, j));
     const auto xj = read_view<ExecSpace>(column(x, j));
-    for_each_element(space, label, yj.extent(0),
-                     Functor<decltype(yj), decltype(xj)>{yj, xj, coefficient(alpha, j)});
+    if constexpr (Inverse)
+      for_each_element(space, label, yj.extent(0),
+                       InvScalFunctor<decltype(yj), decltype(xj)>{yj, xj, coefficient(alpha, j)});
+    else
+      launch_scal(space, label, yj, coefficient(alpha, j), xj);
   }
 }
 
@@ -63,8 +85,8 @@ void exscal(const ExecSpace& space, const YView& y, typename YView::non_const_va
   Impl::require_accessible<ExecSpace, XView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exscal");
   Impl::check_elementwise_views("ExKokkos::exscal", y, x);
-  Impl::scal_columns<Impl::ScalFunctor>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y),
-                                        alpha, Impl::read_view<ExecSpace>(x));
+  Impl::scal_columns<false>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y), alpha,
+                            Impl::read_view<ExecSpace>(x));
 }
 
 template <class YView, class XView,
@@ -82,11 +104,12 @@ void exinvscal(const ExecSpace& space, const YView& y, typename YView::non_const
                const XView& x) {
   Impl::require_accessible<ExecSpace, YView>();
   Impl::require_accessible<ExecSpace, XView>();
+  static_assert(Impl::is_exact_scalar<typename YView::non_const_value_type>(),
+                "ExKokkos::exinvscal: y must hold double or float (complex: not supported)");
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exinvscal");
   Impl::check_elementwise_views("ExKokkos::exinvscal", y, x);
-  Impl::scal_columns<Impl::InvScalFunctor>(space, "ExKokkos::exinvscal",
-                                           Impl::write_view<ExecSpace>(y), alpha,
-                                           Impl::read_view<ExecSpace>(x));
+  Impl::scal_columns<true>(space, "ExKokkos::exinvscal", Impl::write_view<ExecSpace>(y), alpha,
+                           Impl::read_view<ExecSpace>(x));
 }
 
 template <class YView, class XView,
@@ -110,8 +133,8 @@ void exscal(const ExecSpace& space, const YView& y, const AV& a, const XView& x)
   Impl::check_elementwise_views("ExKokkos::exscal", y, x);
   const auto alpha = Impl::coefficients_on_host<typename YView::non_const_value_type>(
       space, "ExKokkos::exscal", "a", a, Impl::num_columns(y));
-  Impl::scal_columns<Impl::ScalFunctor>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y),
-                                        alpha, Impl::read_view<ExecSpace>(x));
+  Impl::scal_columns<false>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y), alpha,
+                            Impl::read_view<ExecSpace>(x));
 }
 
 template <

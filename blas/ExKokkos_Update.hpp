@@ -4,6 +4,8 @@
 // any partition gives the same bits. As KokkosBlas does, a zero coefficient drops its term and its
 // view is not read (NaN there does not propagate): two terms are exaxpby's RN(a x + b y), one term
 // RN(a x), none +0. X, Y, Z: rank-1 or rank-2 views of one shape, any layout; Z may alias X or Y.
+// Kokkos::complex values too: each part rounded once from its exact value
+// (ExKokkos_RoundedComplex.hpp).
 //
 //   ExKokkos::exupdate(space, alpha, X, beta, Y, gamma, Z);
 //   ExKokkos::exupdate(alpha, X, beta, Y, gamma, Z);
@@ -13,6 +15,7 @@
 #include "impl/ExKokkos_Elementwise_impl.hpp"
 
 #include <ExKokkos_RoundedAxpby.hpp>
+#include <ExKokkos_RoundedComplex.hpp>
 #include <ExKokkos_RoundedUpdate.hpp>
 
 namespace ExKokkos {
@@ -78,6 +81,14 @@ void update_into(const ExecSpace& space, typename ZView::non_const_value_type al
         for_each_certified(
             space, "ExKokkos::exupdate", zj.extent(0),
             UpdateOp<decltype(xj), decltype(yj), decltype(zj)>{xj, yj, zj, alpha, beta, gamma});
+        continue;
+      }
+    }
+    if constexpr (is_host_space<ExecSpace>() && std::is_same<T, Kokkos::complex<double>>::value) {
+      if (alpha != T(0) && beta != T(0) && gamma != T(0)) {
+        using Op = ComplexCombinationOp<3, decltype(zj), decltype(xj), decltype(yj), decltype(zj)>;
+        for_each_certified(space, "ExKokkos::exupdate", zj.extent(0),
+                           Op{zj, {alpha, beta, gamma}, xj, yj, zj});
         continue;
       }
     }

@@ -2,7 +2,9 @@
 // Level-1 benchmarks of the routines beyond bench_level1.cpp, each beside its KokkosBlas
 // counterpart in the same process: exnrm2_squared, exnrminf, exiamax, exabs, exfill,
 // exreciprocal, exupdate and exmult on vectors, the reductions on Kokkos::complex<double> vectors
-// (exdot, exsum, exasum, exnrm2 against KokkosBlas' dot, sum, nrm1, nrm2), and the multivector
+// (exdot, exsum, exasum, exnrm2 against KokkosBlas' dot, sum, nrm1, nrm2) and the elementwise
+// routines on them (exscal, exaxpby, exupdate, exabs against KokkosBlas' scal, axpby, update,
+// abs), and the multivector
 // forms (exdot, exnrm2, exasum, exsum, exaxpby, exscal on a LayoutLeft X of 4 and 16 columns, R
 // one entry per column). Prints the time ratios at the end; --benchmark_out=f.json
 // --benchmark_out_format=json writes JSON for perf_tests/plot_results.py. Sizes:
@@ -172,7 +174,68 @@ void register_vectors(std::size_t n) {
   register_one(
       "exnrm2_complex", n, 0, [](Inputs& in) { return ExKokkos::exnrm2(Space(), complex0(in.x)); },
       8);
+  // Coefficients below 1 in modulus where a vector is updated in place keep the data's range
+  // over repetitions.
+  using Z = Kokkos::complex<double>;
+  register_one(
+      "exscal_complex", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exscal(Space(), complex0(in.z), Z(0.5, 0.25), complex0(in.x));
+        return done();
+      },
+      16);
+  register_one(
+      "exaxpby_complex", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exaxpby(Space(), Z(0.5, 0.25), complex0(in.x), Z(0.25, -0.5), complex0(in.y));
+        return done();
+      },
+      24);
+  register_one(
+      "exupdate_complex", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exupdate(Space(), Z(1, 0.5), complex0(in.x), Z(0.5, 0), complex0(in.y),
+                           Z(0, 0.25), complex0(in.z));
+        return done();
+      },
+      32);
+  register_one(
+      "exabs_complex", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exabs(Space(), complex0(in.z), complex0(in.x));
+        return done();
+      },
+      16);
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+  register_one(
+      "KokkosBlas::scal_complex", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::scal(complex0(in.z), Z(0.5, 0.25), complex0(in.x));
+        return done();
+      },
+      16);
+  register_one(
+      "KokkosBlas::axpby_complex", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::axpby(Z(0.5, 0.25), complex0(in.x), Z(0.25, -0.5), complex0(in.y));
+        return done();
+      },
+      24);
+  register_one(
+      "KokkosBlas::update_complex", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::update(Z(1, 0.5), complex0(in.x), Z(0.5, 0), complex0(in.y), Z(0, 0.25),
+                           complex0(in.z));
+        return done();
+      },
+      32);
+  register_one(
+      "KokkosBlas::abs_complex", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::abs(complex0(in.z), complex0(in.x));
+        return done();
+      },
+      16);
   register_one(
       "KokkosBlas::dot_complex", n, 0,
       [](Inputs& in) { return KokkosBlas::dot(complex0(in.x), complex0(in.y)).real(); }, 16);
@@ -341,6 +404,10 @@ int main(int argc, char** argv) {
       {"exsum_complex", "KokkosBlas::sum_complex"},
       {"exasum_complex", "KokkosBlas::nrm1_complex"},
       {"exnrm2_complex", "KokkosBlas::nrm2_complex"},
+      {"exscal_complex", "KokkosBlas::scal_complex"},
+      {"exaxpby_complex", "KokkosBlas::axpby_complex"},
+      {"exupdate_complex", "KokkosBlas::update_complex"},
+      {"exabs_complex", "KokkosBlas::abs_complex"},
       {"exdot_mv", "KokkosBlas::dot_mv"},
       {"exnrm2_mv", "KokkosBlas::nrm2_mv"},
       {"exasum_mv", "KokkosBlas::nrm1_mv"},

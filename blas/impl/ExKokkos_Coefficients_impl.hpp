@@ -33,8 +33,10 @@ struct HostCoefficients {
   T operator()(std::size_t j) const { return values.size() == 1 ? values[0] : values[j]; }
 };
 
-// Column j's coefficient: a scalar is every column's.
-template <class T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
+// Column j's coefficient: a scalar (real or Kokkos::complex) is every column's.
+template <class T,
+          typename std::enable_if<std::is_arithmetic<T>::value || complex_traits<T>::is_complex,
+                                  int>::type = 0>
 T coefficient(T a, std::size_t) {
   return a;
 }

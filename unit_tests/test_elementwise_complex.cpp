@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The elementwise routines on Kokkos::complex<double> and Kokkos::complex<float>, against the
+// MPFR oracle bit for bit, from their definitions in real arithmetic: exscal, exaxpby, exaxpy and
+// exupdate give each part of sum_k c_k v_k (re = sum re(c) re(v) - im(c) im(v), im = sum re(c)
+// im(v) + im(c) re(v)) rounded once, over the terms whose coefficient is not zero (as in
+// KokkosBlas, a zero coefficient's view is not read: its NaN does not propagate; no term at all
+// gives +0); exabs the square root of the exact re^2 + im^2 rounded once, into a complex or a
+// real view; exfill stores its value. Every generator of the real suites (wide ranges,
+// cancellation, ties, NaN and infinities, signed zeros) for every part, coefficients from
+// ordinary to special; contiguous and strided vectors; Kokkos::Serial and the default host space
+// (ctest runs the suite with 1, 2 and 3 threads); the multivector forms (every column the rank-1
+// routine's bits) and a coefficient view.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_Generators.hpp>
+#include <ExKokkosTest_Oracle.hpp>
+
+#include "ExKokkosTest_HostMatrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+// A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
+namespace ElementwiseComplexSuite {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::ExactSum;
+using ExKokkosTest::rounded;
+using ExKokkosTest::same_bits;
+using Host = Kokkos::DefaultHostExecutionSpace;
+template <class T>
+using C = Kokkos::complex<T>;
+
+// The oracle: sum_k c_k v_k over the terms with a non-zero coefficient, each part rounded once;
+// +0 +0i without any.
+template <class T>
+C<T> combination(const std::vector<C<T>>& c, const std::vector<C<T>>& v) {
+  ExactSum re, im;
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    if (c[k] == C<T>(T(0), T(0))) continue;
+    re.add_product(c[k].real(), v[k].real());
+    re.add_product(-c[k].imag(), v[k].imag());
+    im.add_product(c[k].real(), v[k].imag());
+    im.add_product(c[k].imag(), v[k].real());
+  }
+  return C<T>(rounded<T>(re), rounded<T>(im));
+}
+
+template <class T>
+T magnitude(const C<T>& x) {
+  return ExKokkosTest::exact_nrm2(std::vector<T>{x.real(), x.imag()});
+}
+
+template <class T>
+bool same(const C<T>& a, const C<T>& b) {
+  return same_bits(a.real(), b.real()) && same_bits(a.imag(), b.imag());
+}
+template <class T>
+std::string show(const C<T>& v) {
+  return "(" + describe(v.real()) + ", " + describe(v.imag()) + ")";
+}
+
+template <class T>
+void expect_same(const C<T>& got, const C<T>& want, const std::string& what, int& failures) {
+  if (!same(got, want) && ++failures <= 10)
+    ADD_FAILURE() << what << " = " << show(got) << ", expected " << show(want);
+}
+
+// A rank-1 host view of v in Layout (LayoutStride: every third element of a larger array).
+template <class Layout, class T>
+auto vector_of(const std::vector<T>& v) {
+  const auto m = ExKokkosTest::HostMatrix<T, Layout>::make(v.size(), 1);
+  for (std::size_t i = 0; i < v.size(); ++i) m(i, 0) = v[i];
+  return Kokkos::subview(m, Kokkos::ALL(), 0);
+}
+
+template <class T>
+std::vector<C<T>> complexes(const std::vector<double>& re, const std::vector<double>& im,
+                            std::size_t n) {
+  std::vector<C<T>> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = C<T>(T(re[i]), T(im[i]));
+  return v;
+}
+
+// Coefficient triples (alpha, beta, gamma): ordinary, purely real or imaginary, zero in each
+// place (a dropped term), huge and tiny (products out of TwoProd's range), signed zeros and
+// special values.
+template <class T>
+std::vector<std::vector<C<T>>> coefficient_sets() {
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const T big = std::numeric_limits<T>::max() / T(4), tiny = std::numeric_limits<T>::min();
+  return {{C<T>(T(0.7), T(-1.3)), C<T>(T(-2.5), T(0.25)), C<T>(T(1.5), T(3))},
+          {C<T>(T(1), T(0)), C<T>(T(1), T(0)), C<T>(T(-1), T(0))},
+          {C<T>(T(0), T(1)), C<T>(T(0), T(-1)), C<T>(T(3), T(0))},
+          {C<T>(T(0), T(0)), C<T>(T(0.5), T(2)), C<T>(T(-1), T(1))},
+          {C<T>(T(2), T(-3)), C<T>(T(0), T(0)), C<T>(T(-0.0), T(-0.0))},
+          {C<T>(T(-0.0), T(0)), C<T>(T(0), T(-0.0)), C<T>(T(0), T(0))},
+          {C<T>(big, tiny), C<T>(tiny, -big), C<T>(T(1), T(1))},
+          {C<T>(inf, T(0)), C<T>(T(1), nan), C<T>(T(0), T(2))}};
+}
+
+template <class T, class Layout, class Space>
+void check_routines(const Space& space, const std::vector<C<T>>& x, const std::vector<C<T>>& y,
+                    const std::vector<C<T>>& z, const std::vector<C<T>>& c, const std::string& what,
+                    int& failures) {
+  const std::size_t n = x.size();
+  const auto xv = vector_of<Layout>(x);
+  const auto out = vector_of<Layout>(y);
+  const auto yv = vector_of<Layout>(y);
+  const auto zv = vector_of<Layout>(z);
+  const C<T> one(T(1), T(0));
+
+  ExKokkos::exscal(space, out, c[0], xv);
+  space.fence();
+  for (std::size_t i = 0; i < n; ++i)
+    expect_same(C<T>(out(i)), combination<T>({c[0]}, {x[i]}), "exscal " + what, failures);
+
+  ExKokkos::exaxpby(space, c[0], xv, c[1], yv);
+  space.fence();
+  for (std::size_t i = 0; i < n; ++i)
+    expect_same(C<T>(yv(i)), combination<T>({c[0], c[1]}, {x[i], y[i]}), "exaxpby " + what,
+                failures);
+
+  for (std::size_t i = 0; i < n; ++i) yv(i) = y[i];
+  ExKokkos::exaxpy(space, c[1], xv, yv);
+  space.fence();
+  for (std::size_t i = 0; i < n; ++i)
+    expect_same(C<T>(yv(i)), combination<T>({c[1], one}, {x[i], y[i]}), "exaxpy " + what, failures);
+
+  for (std::size_t i = 0; i < n; ++i) yv(i) = y[i];
+  ExKokkos::exupdate(space, c[0], xv, c[1], yv, c[2], zv);
+  space.fence();
+  for (std::size_t i = 0; i < n; ++i)
+    expect_same(C<T>(zv(i)), combination<T>({c[0], c[1], c[2]}, {x[i], y[i], z[i]}),
+                "exupdate " + what, failures);
+}
+
+template <class T>
+void check_generators() {
+  int failures = 0;
+  std::mt19937_64 rng(20261128);
+  const auto sets = coefficient_sets<T>();
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(333)}) {
+    std::size_t s = 0;
+    for (const auto& g : ExKokkosTest::sum_generators()) {
+      std::vector<std::vector<double>> parts;
+      for (int p = 0; p < 6; ++p) parts.push_back(g.generate(n, rng));
+      std::size_t m = n;
+      for (const auto& p : parts) m = std::min(m, p.size());
+      const auto x = complexes<T>(parts[0], parts[1], m);
+      const auto y = complexes<T>(parts[2], parts[3], m);
+      const auto z = complexes<T>(parts[4], parts[5], m);
+      // Two coefficient sets a generator, taking turns, so that every set meets every kind of data.
+      for (int k = 0; k < 2; ++k, ++s) {
+        const auto& c = sets[s % sets.size()];
+        const std::string what =
+            g.name + " n = " + std::to_string(m) + ", set " + std::to_string(s % sets.size());
+        check_routines<T, Kokkos::LayoutLeft>(Host(), x, y, z, c, what + ", contiguous", failures);
+        check_routines<T, Kokkos::LayoutStride>(Host(), x, y, z, c, what + ", strided", failures);
+        check_routines<T, Kokkos::LayoutStride>(Kokkos::Serial(), x, y, z, c, what + ", Serial",
+                                                failures);
+      }
+    }
+    // Products built to cancel, overflow or underflow: x's and the coefficient's parts from one
+    // designed pair, so that re(alpha x) holds a designed difference of products.
+    for (const auto& g : ExKokkosTest::product_generators()) {
+      auto [a, b] = g.generate(n, rng);
+      const std::size_t m = std::min(a.size(), b.size());
+      for (std::size_t i = 0; i < m; ++i) {
+        const C<T> alpha(T(a[i]), T(-b[(i + 1) % m]));
+        const std::vector<C<T>> x{C<T>(T(b[i]), T(a[(i + 1) % m]))};
+        const auto out = vector_of<Kokkos::LayoutLeft>(x);
+        ExKokkos::exscal(Host(), out, alpha, out);
+        Host().fence();
+        expect_same(C<T>(out(0)), combination<T>({alpha}, x), g.name + " products", failures);
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(ElementwiseComplex, DoubleAgainstTheOracle) {
+  check_generators<double>();
+}
+TEST(ElementwiseComplex, FloatAgainstTheOracle) {
+  check_generators<float>();
+}
+
+// exabs into a complex view (imaginary part +0) and into a real view; exfill.
+template <class T>
+void check_abs_and_fill() {
+  int failures = 0;
+  std::mt19937_64 rng(5);
+  for (const auto& g : ExKokkosTest::sum_generators()) {
+    const auto re = g.generate(501, rng), im = g.generate(501, rng);
+    const auto x = complexes<T>(re, im, std::min(re.size(), im.size()));
+    const auto xv = vector_of<Kokkos::LayoutStride>(x);
+    Kokkos::View<C<T>*, Kokkos::HostSpace> rc("rc", x.size());
+    Kokkos::View<T*, Kokkos::HostSpace> rr("rr", x.size());
+    ExKokkos::exabs(Host(), rc, xv);
+    ExKokkos::exabs(Kokkos::Serial(), rr, xv);
+    Host().fence();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const T want = magnitude(x[i]);
+      expect_same(C<T>(rc(i)), C<T>(want, T(0)), "exabs (complex R) of " + g.name, failures);
+      if (!same_bits(rr(i), want) && ++failures <= 10)
+        ADD_FAILURE() << "exabs (real R) of " << g.name << " = " << describe(rr(i)) << ", expected "
+                      << describe(want);
+    }
+    const C<T> value(T(re.empty() ? 1 : re[0]), T(-0.0));
+    ExKokkos::exfill(xv, value);
+    for (std::size_t i = 0; i < x.size(); ++i)
+      expect_same(C<T>(xv(i)), value, "exfill of " + g.name, failures);
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+// |x| at and around rounding midpoints: with a = m and b = sqrt(m ulp(m)), sqrt(a^2 + b^2) is
+// within a hair of m + ulp(m) / 2; b's neighbours land on either side of that midpoint, where the
+// fast path of exabs must refuse or decide right. Pythagorean triples give exact results.
+template <class T>
+void check_abs_midpoints() {
+  int failures = 0;
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> unit(1, 2);
+  std::vector<C<T>> x;
+  for (int trial = 0; trial < 200; ++trial) {
+    const T m = T(std::ldexp(unit(rng), int(rng() % 200) - 100));
+    const T ulp = std::nextafter(m, std::numeric_limits<T>::infinity()) - m;
+    T b = T(std::sqrt(double(m) * double(ulp)));
+    for (int k = 0; k < 4; ++k) b = std::nextafter(b, T(0));
+    for (int k = 0; k < 9; ++k, b = std::nextafter(b, std::numeric_limits<T>::infinity())) {
+      x.emplace_back(m, b);
+      x.emplace_back(-b, m);
+    }
+    const T scale = T(std::ldexp(1.0, int(rng() % 100) - 50));
+    x.emplace_back(T(3) * scale, T(-4) * scale);
+    x.emplace_back(T(20) * scale, T(21) * scale);
+  }
+  const auto xv = vector_of<Kokkos::LayoutLeft>(x);
+  Kokkos::View<T*, Kokkos::HostSpace> r("r", x.size());
+  ExKokkos::exabs(Host(), r, xv);
+  Host().fence();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const T want = magnitude(x[i]);
+    if (!same_bits(r(i), want) && ++failures <= 10)
+      ADD_FAILURE() << "exabs" << show(x[i]) << " = " << describe(r(i)) << ", expected "
+                    << describe(want);
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(ElementwiseComplex, AbsAtMidpoints) {
+  check_abs_midpoints<double>();
+  check_abs_midpoints<float>();
+}
+
+TEST(ElementwiseComplex, AbsAndFill) {
+  check_abs_and_fill<double>();
+  check_abs_and_fill<float>();
+}
+
+// The multivector forms: column j has the rank-1 routine's bits, in every layout; exscal with a
+// rank-1 coefficient view gives column j the scalar form's bits with coefficient j.
+template <class T, class Layout>
+void check_multivector(int& failures) {
+  const std::size_t rows = 257, cols = 3;
+  std::mt19937_64 rng(13);
+  using M = ExKokkosTest::HostMatrix<C<T>, Layout>;
+  const auto X = M::make(rows, cols), Y = M::make(rows, cols), Z = M::make(rows, cols);
+  const auto generators = ExKokkosTest::sum_generators();
+  for (std::size_t j = 0; j < cols; ++j) {
+    const auto& g = generators[(5 * j + 2) % generators.size()];
+    std::vector<std::vector<double>> parts;
+    for (int p = 0; p < 6; ++p) parts.push_back(g.generate(rows, rng));
+    for (std::size_t i = 0; i < rows; ++i) {
+      X(i, j) = C<T>(T(parts[0][i % parts[0].size()]), T(parts[1][i % parts[1].size()]));
+      Y(i, j) = C<T>(T(parts[2][i % parts[2].size()]), T(parts[3][i % parts[3].size()]));
+      Z(i, j) = C<T>(T(parts[4][i % parts[4].size()]), T(parts[5][i % parts[5].size()]));
+    }
+  }
+  const C<T> a(T(0.3), T(-1.1)), b(T(2), T(0.5)), c(T(-1), T(0.75));
+  Kokkos::View<C<T>*, Kokkos::HostSpace> coefficients("coefficients", cols);
+  for (std::size_t j = 0; j < cols; ++j) coefficients(j) = C<T>(T(j + 1), T(0.5) - T(j));
+  const auto W = M::make(rows, cols), S = M::make(rows, cols), U = M::make(rows, cols);
+  Kokkos::deep_copy(W, Y);
+  Kokkos::deep_copy(U, Z);
+  ExKokkos::exaxpby(Host(), a, X, b, W);
+  ExKokkos::exscal(Host(), S, coefficients, X);
+  ExKokkos::exupdate(Host(), a, X, b, Y, c, U);
+  Host().fence();
+  for (std::size_t j = 0; j < cols; ++j) {
+    const auto x = Kokkos::subview(X, Kokkos::ALL(), j);
+    Kokkos::View<C<T>*, Kokkos::HostSpace> w("w", rows), s("s", rows), u("u", rows);
+    Kokkos::deep_copy(w, Kokkos::subview(Y, Kokkos::ALL(), j));
+    Kokkos::deep_copy(u, Kokkos::subview(Z, Kokkos::ALL(), j));
+    ExKokkos::exaxpby(a, x, b, w);
+    ExKokkos::exscal(s, coefficients(j), x);
+    ExKokkos::exupdate(a, x, b, Kokkos::subview(Y, Kokkos::ALL(), j), c, u);
+    const std::string col = " column " + std::to_string(j);
+    for (std::size_t i = 0; i < rows; ++i) {
+      expect_same(C<T>(W(i, j)), C<T>(w(i)), "exaxpby(a, X, b, Y)" + col, failures);
+      expect_same(C<T>(S(i, j)), C<T>(s(i)), "exscal(R, a, X)" + col, failures);
+      expect_same(C<T>(U(i, j)), C<T>(u(i)), "exupdate(a, X, b, Y, c, Z)" + col, failures);
+    }
+  }
+}
+
+TEST(ElementwiseComplex, MultivectorColumnsHaveTheRank1Bits) {
+  int failures = 0;
+  check_multivector<double, Kokkos::LayoutLeft>(failures);
+  check_multivector<double, Kokkos::LayoutRight>(failures);
+  check_multivector<double, Kokkos::LayoutStride>(failures);
+  check_multivector<float, Kokkos::LayoutLeft>(failures);
+  EXPECT_EQ(failures, 0);
+}
+
+}  // namespace ElementwiseComplexSuite
+}  // namespace
