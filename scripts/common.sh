@@ -23,3 +23,10 @@ exkokkos_setup_and_build() {
   # EXKOKKOS_BUILD_TARGETS: build only these targets (default: everything).
   cmake --build "$EXKOKKOS_BUILD_DIR" -j "$jobs" ${EXKOKKOS_BUILD_TARGETS:+--target $EXKOKKOS_BUILD_TARGETS}
 }
+
+# The run-time options of the sanitizer builds (cmake/ExKokkosSanitize.cmake): any report fails
+# the run (UBSan does not recover, ASan stops at the first error), leaks included.
+exkokkos_sanitizer_runtime() {
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+}
