@@ -57,19 +57,20 @@ void launch_scal(const ExecSpace& space, const char* label, const YView& y,
 }
 
 // Every column of the canonical y and x (rank 1: one column), one launch each, with that column's
-// alpha (a scalar, or HostCoefficients: ExKokkos_Coefficients_impl.hpp): exscal, or exinvscal when
-// Inverse.
-template <bool Inverse, class ExecSpace, class YView, class Alpha, class XView>
+// alpha (a scalar, or HostCoefficients: ExKokkos_Coefficients_impl.hpp): exscal's ScalFunctor
+// (through launch_scal) or exinvscal's InvScalFunctor.
+template <template <class, class> class Functor, class ExecSpace, class YView, class Alpha,
+          class XView>
 void scal_columns(const ExecSpace& space, const char* label, const YView& y, const Alpha& alpha,
                   const XView& x) {
   for (std::size_t j = 0; j < num_columns(y); ++j) {
     const auto yj = write_view<ExecSpace>(column(y, j));
     const auto xj = read_view<ExecSpace>(column(x, j));
-    if constexpr (Inverse)
-      for_each_element(space, label, yj.extent(0),
-                       InvScalFunctor<decltype(yj), decltype(xj)>{yj, xj, coefficient(alpha, j)});
-    else
+    using F = Functor<decltype(yj), decltype(xj)>;
+    if constexpr (std::is_same<F, ScalFunctor<decltype(yj), decltype(xj)>>::value)
       launch_scal(space, label, yj, coefficient(alpha, j), xj);
+    else
+      for_each_element(space, label, yj.extent(0), F{yj, xj, coefficient(alpha, j)});
   }
 }
 
@@ -85,8 +86,8 @@ void exscal(const ExecSpace& space, const YView& y, typename YView::non_const_va
   Impl::require_accessible<ExecSpace, XView>();
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exscal");
   Impl::check_elementwise_views("ExKokkos::exscal", y, x);
-  Impl::scal_columns<false>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y), alpha,
-                            Impl::read_view<ExecSpace>(x));
+  Impl::scal_columns<Impl::ScalFunctor>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y),
+                                        alpha, Impl::read_view<ExecSpace>(x));
 }
 
 template <class YView, class XView,
@@ -108,8 +109,9 @@ void exinvscal(const ExecSpace& space, const YView& y, typename YView::non_const
                 "ExKokkos::exinvscal: y must hold double or float (complex: not supported)");
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exinvscal");
   Impl::check_elementwise_views("ExKokkos::exinvscal", y, x);
-  Impl::scal_columns<true>(space, "ExKokkos::exinvscal", Impl::write_view<ExecSpace>(y), alpha,
-                           Impl::read_view<ExecSpace>(x));
+  Impl::scal_columns<Impl::InvScalFunctor>(space, "ExKokkos::exinvscal",
+                                           Impl::write_view<ExecSpace>(y), alpha,
+                                           Impl::read_view<ExecSpace>(x));
 }
 
 template <class YView, class XView,
@@ -133,8 +135,8 @@ void exscal(const ExecSpace& space, const YView& y, const AV& a, const XView& x)
   Impl::check_elementwise_views("ExKokkos::exscal", y, x);
   const auto alpha = Impl::coefficients_on_host<typename YView::non_const_value_type>(
       space, "ExKokkos::exscal", "a", a, Impl::num_columns(y));
-  Impl::scal_columns<false>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y), alpha,
-                            Impl::read_view<ExecSpace>(x));
+  Impl::scal_columns<Impl::ScalFunctor>(space, "ExKokkos::exscal", Impl::write_view<ExecSpace>(y),
+                                        alpha, Impl::read_view<ExecSpace>(x));
 }
 
 template <
