@@ -15,6 +15,7 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_HostMatrix.hpp"
 
 #include <gtest/gtest.h>
@@ -29,10 +30,12 @@ namespace {
 // A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
 namespace ElementwiseComplexSuite {
 
+using ExKokkosTest::complexes;
 using ExKokkosTest::describe;
 using ExKokkosTest::ExactSum;
 using ExKokkosTest::rounded;
 using ExKokkosTest::same_bits;
+using ExKokkosTest::vector_of;
 using Host = Kokkos::DefaultHostExecutionSpace;
 template <class T>
 using C = Kokkos::complex<T>;
@@ -58,34 +61,9 @@ T magnitude(const C<T>& x) {
 }
 
 template <class T>
-bool same(const C<T>& a, const C<T>& b) {
-  return same_bits(a.real(), b.real()) && same_bits(a.imag(), b.imag());
-}
-template <class T>
-std::string show(const C<T>& v) {
-  return "(" + describe(v.real()) + ", " + describe(v.imag()) + ")";
-}
-
-template <class T>
 void expect_same(const C<T>& got, const C<T>& want, const std::string& what, int& failures) {
-  if (!same(got, want) && ++failures <= 10)
-    ADD_FAILURE() << what << " = " << show(got) << ", expected " << show(want);
-}
-
-// A rank-1 host view of v in Layout (LayoutStride: every third element of a larger array).
-template <class Layout, class T>
-auto vector_of(const std::vector<T>& v) {
-  const auto m = ExKokkosTest::HostMatrix<T, Layout>::make(v.size(), 1);
-  for (std::size_t i = 0; i < v.size(); ++i) m(i, 0) = v[i];
-  return Kokkos::subview(m, Kokkos::ALL(), 0);
-}
-
-template <class T>
-std::vector<C<T>> complexes(const std::vector<double>& re, const std::vector<double>& im,
-                            std::size_t n) {
-  std::vector<C<T>> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = C<T>(T(re[i]), T(im[i]));
-  return v;
+  if (!same_bits(got, want) && ++failures <= 10)
+    ADD_FAILURE() << what << " = " << describe(got) << ", expected " << describe(want);
 }
 
 // Coefficient triples (alpha, beta, gamma): ordinary, purely real or imaginary, zero in each
@@ -199,7 +177,7 @@ void check_abs_and_fill() {
   std::mt19937_64 rng(5);
   for (const auto& g : ExKokkosTest::sum_generators()) {
     const auto re = g.generate(501, rng), im = g.generate(501, rng);
-    const auto x = complexes<T>(re, im, std::min(re.size(), im.size()));
+    const auto x = complexes<T>(re, im);
     const auto xv = vector_of<Kokkos::LayoutStride>(x);
     Kokkos::View<C<T>*, Kokkos::HostSpace> rc("rc", x.size());
     Kokkos::View<T*, Kokkos::HostSpace> rr("rr", x.size());
@@ -250,7 +228,7 @@ void check_abs_midpoints() {
   for (std::size_t i = 0; i < x.size(); ++i) {
     const T want = magnitude(x[i]);
     if (!same_bits(r(i), want) && ++failures <= 10)
-      ADD_FAILURE() << "exabs" << show(x[i]) << " = " << describe(r(i)) << ", expected "
+      ADD_FAILURE() << "exabs" << describe(x[i]) << " = " << describe(r(i)) << ", expected "
                     << describe(want);
   }
   EXPECT_EQ(failures, 0);

@@ -14,6 +14,7 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_HostMatrix.hpp"
 
 #include <gtest/gtest.h>
@@ -28,9 +29,11 @@ namespace {
 // A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
 namespace Level1ComplexSuite {
 
+using ExKokkosTest::complexes;
 using ExKokkosTest::describe;
 using ExKokkosTest::ExactSum;
 using ExKokkosTest::same_bits;
+using ExKokkosTest::vector_of;
 using Host = Kokkos::DefaultHostExecutionSpace;
 template <class T>
 using C = Kokkos::complex<T>;
@@ -74,43 +77,10 @@ Expected<T> oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
   return e;
 }
 
-template <class T>
-bool same(const C<T>& a, const C<T>& b) {
-  return same_bits(a.real(), b.real()) && same_bits(a.imag(), b.imag());
-}
-template <class T>
-std::string show(const C<T>& v) {
-  return "(" + describe(v.real()) + ", " + describe(v.imag()) + ")";
-}
-template <class T>
-std::string show(T v) {
-  return describe(v);
-}
-
 template <class V>
 void expect_bits(const V& got, const V& want, const std::string& what, int& failures) {
-  bool ok;
-  if constexpr (std::is_arithmetic<V>::value)
-    ok = same_bits(got, want);
-  else
-    ok = same(got, want);
-  if (!ok && ++failures <= 10)
-    ADD_FAILURE() << what << " = " << show(got) << ", expected " << show(want);
-}
-
-// A rank-1 host view of v in Layout (LayoutStride: every third element of a larger array).
-template <class Layout, class T>
-auto vector_of(const std::vector<T>& v) {
-  const auto m = ExKokkosTest::HostMatrix<T, Layout>::make(v.size(), 1);
-  for (std::size_t i = 0; i < v.size(); ++i) m(i, 0) = v[i];
-  return Kokkos::subview(m, Kokkos::ALL(), 0);
-}
-
-template <class T>
-std::vector<C<T>> complexes(const std::vector<double>& re, const std::vector<double>& im) {
-  std::vector<C<T>> v(std::min(re.size(), im.size()));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = C<T>(T(re[i]), T(im[i]));
-  return v;
+  if (!same_bits(got, want) && ++failures <= 10)
+    ADD_FAILURE() << what << " = " << describe(got) << ", expected " << describe(want);
 }
 
 // Every routine on x and y (views in Layout) on `space` with `options`, against the oracle.
