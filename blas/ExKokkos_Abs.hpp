@@ -38,7 +38,7 @@ struct ComplexAbsOp {
     return rounded_complex_abs_fast(x(i), v);
   }
   KOKKOS_INLINE_FUNCTION double exact(const std::size_t i) const {
-    return rounded_complex_abs(Kokkos::complex<double>(x(i)));
+    return rounded_complex_abs_exact(Kokkos::complex<double>(x(i)));
   }
   KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const double v) const {
     r(i) = typename RView::non_const_value_type(v);

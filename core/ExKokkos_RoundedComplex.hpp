@@ -95,7 +95,7 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<T> rounded_update(
 // (ExKokkos_CorrectlyRoundedSqrt.hpp), as exnrm2 of the one-element vector (x): no overflow or
 // underflow on the way; special values by the formula (a NaN part gives NaN, as does inf + NaN i).
 template <class T>
-KOKKOS_INLINE_FUNCTION T rounded_complex_abs(const Kokkos::complex<T>& x) {
+KOKKOS_INLINE_FUNCTION T rounded_complex_abs_exact(const Kokkos::complex<T>& x) {
   LongAccumulator acc;
   acc.add_product(x.real(), x.real());
   acc.add_product(x.imag(), x.imag());
@@ -103,7 +103,7 @@ KOKKOS_INLINE_FUNCTION T rounded_complex_abs(const Kokkos::complex<T>& x) {
 }
 
 // The fast path of |x| for complex doubles, branch-free so that a loop over elements vectorizes:
-// true when `result` is certainly rounded_complex_abs(x); otherwise the caller takes that.
+// true when `result` is certainly rounded_complex_abs_exact(x); otherwise the caller takes that.
 //
 // With a = re x, b = im x: a^2 = p1 + e1 and b^2 = p2 + e2 exactly (TwoProd, when both split
 // exactly), p1 + p2 = s + t exactly (TwoSum), so S = a^2 + b^2 = s + L with L = t + e1 + e2, and
@@ -151,6 +151,16 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_abs_fast(const Kokkos::complex<
   const bool go_down = (hi < -0.5 * gap_down) & (lo > -1.25 * gap_down);
   result = go_up ? up : (go_down ? down : r);
   return split & in_range & (stay | go_up | go_down);
+}
+
+// |x|: the fast path above where it decides (doubles), else the exact square root.
+template <class T>
+KOKKOS_INLINE_FUNCTION T rounded_complex_abs(const Kokkos::complex<T>& x) {
+  if constexpr (std::is_same<T, double>::value) {
+    double r;
+    if (rounded_complex_abs_fast(x, r)) return r;
+  }
+  return rounded_complex_abs_exact(x);
 }
 
 }  // namespace Impl
