@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// The complex suites' helpers: bits and descriptions of Kokkos::complex values, complex vectors
-// built from the real generators' parts, and host vectors of them in a chosen layout.
+// The complex suites' helpers: the oracle of complex combinations and moduli, bits and
+// descriptions of Kokkos::complex values, complex vectors built from the real generators' parts,
+// and host vectors of them in a chosen layout.
 #ifndef EXKOKKOSTEST_COMPLEX_HPP
 #define EXKOKKOSTEST_COMPLEX_HPP
 
@@ -16,6 +17,27 @@
 #include <vector>
 
 namespace ExKokkosTest {
+
+// sum_k c_k v_k with each part the exact value rounded once to T: re = sum re c re v - im c im v,
+// im = sum re c im v + im c re v (the formulas of Kokkos::complex's operators); +0 +0i when empty.
+template <class T>
+Kokkos::complex<T> exact_combination(const std::vector<Kokkos::complex<T>>& c,
+                                     const std::vector<Kokkos::complex<T>>& v) {
+  ExactSum re, im;
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    re.add_product(c[k].real(), v[k].real());
+    re.add_product(-c[k].imag(), v[k].imag());
+    im.add_product(c[k].real(), v[k].imag());
+    im.add_product(c[k].imag(), v[k].real());
+  }
+  return Kokkos::complex<T>(rounded<T>(re), rounded<T>(im));
+}
+
+// |x|: the square root of the exact re^2 + im^2, rounded once to T.
+template <class T>
+T exact_abs(const Kokkos::complex<T>& x) {
+  return exact_nrm2(std::vector<T>{x.real(), x.imag()});
+}
 
 template <class T>
 bool same_bits(const Kokkos::complex<T>& a, const Kokkos::complex<T>& b) {

@@ -9,6 +9,8 @@
 
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Complex.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,15 +22,9 @@
 namespace {
 
 using ExKokkosTest::describe;
-using ExKokkosTest::rounded;
 using ExKokkosTest::same_bits;
 template <class T>
 using C = Kokkos::complex<T>;
-
-template <class T>
-std::string show(const C<T>& v) {
-  return "(" + describe(v.real()) + ", " + describe(v.imag()) + ")";
-}
 
 // A value of one of several kinds: ordinary, any exponent, near the ends of the range, a
 // signed zero, an infinity or NaN.
@@ -61,19 +57,7 @@ T value(std::mt19937_64& rng) {
 
 template <int K, class T>
 C<T> oracle(const C<T> (&c)[K], const C<T> (&v)[K]) {
-  ExKokkosTest::ExactSum re, im;
-  for (int k = 0; k < K; ++k) {
-    re.add_product(c[k].real(), v[k].real());
-    re.add_product(-c[k].imag(), v[k].imag());
-    im.add_product(c[k].real(), v[k].imag());
-    im.add_product(c[k].imag(), v[k].real());
-  }
-  return C<T>(rounded<T>(re), rounded<T>(im));
-}
-
-template <class T>
-bool same(const C<T>& a, const C<T>& b) {
-  return same_bits(a.real(), b.real()) && same_bits(a.imag(), b.imag());
+  return ExKokkosTest::exact_combination(std::vector<C<T>>(c, c + K), std::vector<C<T>>(v, v + K));
 }
 
 template <int K, class T>
@@ -91,9 +75,9 @@ void check_combinations(int& failures, int& certified) {
     if (trial % 7 == 0 && K > 1) v[1] = C<T>(-v[0].real(), v[0].imag());  // cancellation
     const C<T> want = oracle(c, v);
     const C<T> got = ExKokkos::Impl::rounded_complex_combination(c, v);
-    if (!same(got, want) && ++failures <= 10)
-      ADD_FAILURE() << "K = " << K << " trial " << trial << ": " << show(got) << ", expected "
-                    << show(want);
+    if (!same_bits(got, want) && ++failures <= 10)
+      ADD_FAILURE() << "K = " << K << " trial " << trial << ": " << describe(got) << ", expected "
+                    << describe(want);
     if constexpr (std::is_same<T, double>::value) {
       double vr[K], vi[K], re, im;
       for (int k = 0; k < K; ++k) {
@@ -102,9 +86,9 @@ void check_combinations(int& failures, int& certified) {
       }
       if (ExKokkos::Impl::rounded_complex_combination_fast(c, vr, vi, re, im)) {
         ++certified;
-        if (!same(C<T>(re, im), want) && ++failures <= 10)
+        if (!same_bits(C<T>(re, im), want) && ++failures <= 10)
           ADD_FAILURE() << "fast path, K = " << K << " trial " << trial << ": "
-                        << show(C<T>(re, im)) << ", expected " << show(want);
+                        << describe(C<T>(re, im)) << ", expected " << describe(want);
       }
     }
   }
@@ -124,23 +108,18 @@ TEST(RoundedComplex, CombinationsAgainstTheOracle) {
 }
 
 template <class T>
-T abs_oracle(const C<T>& x) {
-  return ExKokkosTest::exact_nrm2(std::vector<T>{x.real(), x.imag()});
-}
-
-template <class T>
 void check_abs(const C<T>& x, const std::string& what, int& failures, int& certified) {
-  const T want = abs_oracle(x);
+  const T want = ExKokkosTest::exact_abs(x);
   const T got = ExKokkos::Impl::rounded_complex_abs(x);
   if (!same_bits(got, want) && ++failures <= 10)
-    ADD_FAILURE() << "|" << show(x) << "| (" << what << ") = " << describe(got) << ", expected "
+    ADD_FAILURE() << "|" << describe(x) << "| (" << what << ") = " << describe(got) << ", expected "
                   << describe(want);
   if constexpr (std::is_same<T, double>::value) {
     double r;
     if (ExKokkos::Impl::rounded_complex_abs_fast(x, r)) {
       ++certified;
       if (!same_bits(r, want) && ++failures <= 10)
-        ADD_FAILURE() << "fast |" << show(x) << "| (" << what << ") = " << describe(r)
+        ADD_FAILURE() << "fast |" << describe(x) << "| (" << what << ") = " << describe(r)
                       << ", expected " << describe(want);
     }
   }
