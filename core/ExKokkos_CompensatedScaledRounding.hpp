@@ -51,6 +51,51 @@ KOKKOS_INLINE_FUNCTION bool round_compensated_scaled(const CompensatedSum& sum, 
   return round_terms_within(x, uncertainty, result);
 }
 
+// RN(sum_j alpha_j S_j + sum_p beta_p y_p) into result when certified, each exact sum S_j known
+// only as h_j + l_j + r_j (parts[j]) within margin[j] (|S_j - h_j - l_j - r_j| <= margin[j]); the
+// products are left out when !read_y. Each part of a complex exgemv output (NS = 4 real sums of
+// products of parts, NP = 2), the parts of each sum being a compensated sum's head and errors, or
+// a long accumulator's leading roundings. The certificate is the one above: TwoProd splits the
+// 3 NS + NP products into doubles whose sum is exactly the value with every S_j replaced by its
+// parts (when each split is exact), the value lies within U = sum_j |alpha_j| margin[j] of it,
+// and round_terms_within certifies the rounding with that uncertainty. Computed, each product
+// |alpha_j| margin[j] is at least (1 - u) times its value less 2^-1075 (underflow), and each of
+// the NS - 1 additions loses at most a relative u (sums of subnormals are exact), so the computed
+// sum is at least (1 - u)^NS U - NS 2^-1075; the factor 1 + 2^-40 and the added 2^-1021, each
+// rounded, make it an upper bound of U for NS <= 4 ((1 - u)^6 (1 + 2^-40) > 1, and (1 - u)
+// 2^-1021 exceeds the 4 2^-1075) that is a normal double, as round_terms_within requires. Alphas,
+// betas and y must be finite (the caller's exact path handles the rest); a margin that overflows
+// refuses.
+template <int NS, int NP>
+KOKKOS_INLINE_FUNCTION bool round_scaled_parts_within(
+    const double (&alpha)[NS], const double (&parts)[NS][3], const double (&margin)[NS],
+    const double (&beta)[NP], const double (&y)[NP], bool read_y, double& result) {
+  static_assert(NS >= 1 && NS <= 4, "the uncertainty's bound is proved for at most four sums");
+  constexpr int M = 2 * (3 * NS + NP);
+  double x[M];
+  bool exact = true;
+  double uncertainty = 0.0;
+  for (int j = 0; j < NS; ++j) {
+    for (int q = 0; q < 3; ++q) {
+      double& p = x[2 * (3 * j + q)];
+      two_prod(alpha[j], parts[j][q], p, x[2 * (3 * j + q) + 1]);
+      exact = exact & product_splits_exactly(p, alpha[j], parts[j][q]);
+    }
+    uncertainty += compat::fabs(alpha[j]) * margin[j];
+  }
+  for (int p = 0; p < NP; ++p) {
+    double& t = x[2 * (3 * NS + p)];
+    t = 0.0;
+    x[2 * (3 * NS + p) + 1] = 0.0;
+    if (read_y) {
+      two_prod(beta[p], y[p], t, x[2 * (3 * NS + p) + 1]);
+      exact = exact & product_splits_exactly(t, beta[p], y[p]);
+    }
+  }
+  if (!exact) return false;
+  return round_terms_within(x, uncertainty * (1.0 + 0x1p-40) + 0x1p-1021, result);
+}
+
 }  // namespace Impl
 }  // namespace ExKokkos
 

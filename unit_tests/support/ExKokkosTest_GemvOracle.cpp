@@ -61,6 +61,59 @@ float exact_gemv_entry(float alpha, const std::vector<float>& row, const std::ve
   return gemv_entry(alpha, row, x, beta, y);
 }
 
+double exact_scaled_sums(const std::vector<double>& alpha,
+                         const std::vector<std::vector<double>>& a,
+                         const std::vector<std::vector<double>>& b,
+                         const std::vector<double>& beta, const std::vector<double>& y,
+                         bool read_y, bool to_float) {
+  // Each alpha_j S_j spans 2^-3222 .. 2^3136 and each beta_p y_p 2^-2148 .. 2^2048: 6400 bits
+  // and a few for the sum hold the total exactly.
+  mpfr_t total, term;
+  mpfr_init2(total, 6500);
+  mpfr_init2(term, 6500);
+  mpfr_set_zero(total, 1);
+  bool all_zero = true;
+  double zero_sum = 0.0;  // the IEEE sum of the terms' signed zeros, when every term is zero
+  bool first = true;
+  const auto add_zero = [&](double z) {
+    zero_sum = first ? z : zero_sum + z;
+    first = false;
+  };
+  for (std::size_t j = 0; j < alpha.size(); ++j) {
+    ExactSum s;
+    for (std::size_t k = 0; k < a[j].size(); ++k) s.add_product(a[j][k], b[j][k]);
+    const bool s_zero = mpfr_zero_p(s.value()) != 0;
+    if (alpha[j] == 0.0 || s_zero) {
+      // A signed zero: S's own, or alpha's zero times S's sign.
+      add_zero(alpha[j] * (s_zero ? s.round_double() : double(s.sign())));
+      continue;
+    }
+    all_zero = false;
+    require_exact(mpfr_mul_d(term, s.value(), alpha[j], MPFR_RNDN), "alpha * S");
+    require_exact(mpfr_add(total, total, term, MPFR_RNDN), "sum");
+  }
+  for (std::size_t p = 0; read_y && p < beta.size(); ++p) {
+    if (beta[p] == 0.0 || y[p] == 0.0) {
+      add_zero(beta[p] * y[p]);
+      continue;
+    }
+    all_zero = false;
+    require_exact(mpfr_set_d(term, beta[p], MPFR_RNDN), "beta");
+    require_exact(mpfr_mul_d(term, term, y[p], MPFR_RNDN), "beta * y");
+    require_exact(mpfr_add(total, total, term, MPFR_RNDN), "sum");
+  }
+  double result;
+  if (all_zero)
+    result = zero_sum;
+  else if (mpfr_zero_p(total))
+    result = 0.0;  // cancellation: +0
+  else
+    result = to_float ? double(round_to_float(total)) : round_to_double(total);
+  mpfr_clear(total);
+  mpfr_clear(term);
+  return result;
+}
+
 std::vector<double> exact_trsv(char uplo, char trans, char diag, const std::vector<double>& a,
                                std::size_t n, const std::vector<double>& b) {
   const mpfr_prec_t prec = 30000;

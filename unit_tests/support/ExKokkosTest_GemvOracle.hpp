@@ -19,6 +19,17 @@ double exact_gemv_entry(double alpha, const std::vector<double>& row, const std:
 float exact_gemv_entry(float alpha, const std::vector<float>& row, const std::vector<float>& x,
                        float beta, float y);
 
+// RN(sum_j alpha[j] S_j + sum_p beta[p] y[p]) with S_j = sum_k a[j][k] b[j][k] exactly, rounded once
+// to float when to_float, else to double (one part of a complex gemv element: S_0 and S_1 are
+// the parts of the sum). The products beta[p] y[p] are left out when !read_y. An exact zero is +0
+// after cancellation; when every term is an exact zero it is their IEEE sum, S_j's zero being -0
+// only when all its products were -0.
+double exact_scaled_sums(const std::vector<double>& alpha,
+                         const std::vector<std::vector<double>>& a,
+                         const std::vector<std::vector<double>>& b,
+                         const std::vector<double>& beta, const std::vector<double>& y,
+                         bool read_y, bool to_float);
+
 // The solution of op(A) x = b, A n x n row-major (a[i * n + j] = A(i, j)), uplo 'L'/'U', trans
 // 'N'/'T', diag 'N'/'U' (the diagonal not read), each component the exact rational solution
 // rounded once to double. The substitution runs in MPFR with 30000 bits: each step's relative
