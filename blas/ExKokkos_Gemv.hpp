@@ -18,6 +18,7 @@
 #define EXKOKKOS_GEMV_HPP
 
 #include "ExKokkos_Scal.hpp"
+#include "impl/ExKokkos_ComplexGemv_impl.hpp"
 #include "impl/ExKokkos_Gemv_impl.hpp"
 
 #include <impl/ExKokkos_CanonicalViews_impl.hpp>
@@ -40,34 +41,117 @@ void check_gemv_extents(const char* routine, bool transposed, const AView& A, co
   }
 }
 
+// The real engine (impl/ExKokkos_Gemv_impl.hpp) on an operand: the schedule the options and the
+// backend choose, launched.
+template <class ExecSpace, class Op, class XView, class Finish>
+void run_gemv(const ExecSpace& space, const Op& op, const XView& x, const Finish& finish,
+              const Options& options) {
+  const GemvConfig c = resolve_gemv_config(space, options, op,
+                                           std::is_same<typename Finish::value_type, double>::value,
+                                           "ExKokkos::exgemv");
+  launch_gemv(space, c, op, x, finish, std::integral_constant<bool, is_host_space<ExecSpace>()>());
+}
+
 template <bool Transposed, class ExecSpace, class AView, class XView, class YView>
 void exgemv_with(const ExecSpace& space, const AView& A, const XView& x,
                  const GemvFinish<YView>& finish, const Options& options) {
-  using T = typename YView::non_const_value_type;
-  using Op = MatrixOperand<AView, Transposed>;
-  const Op op{A};
-  const GemvConfig c =
-      resolve_gemv_config(space, options, op, std::is_same<T, double>::value, "ExKokkos::exgemv");
-  launch_gemv(space, c, op, x, finish, std::integral_constant<bool, is_host_space<ExecSpace>()>());
+  run_gemv(space, MatrixOperand<AView, Transposed>{A}, x, finish, options);
+}
+
+// Complex values in two passes (impl/ExKokkos_ComplexGemv_impl.hpp): pass 1 keeps the real sums
+// of every output from two runs of the real engine (doubles; floats keep none), in the split or
+// the interleaved form by A's layout; pass 2 certifies each y_i from them or sums it again
+// exactly.
+template <class ExecSpace, class Op, class Factor, class Parts>
+void keep_part_sums(const ExecSpace& space, const Op& op, const Factor& factor, bool split,
+                    const Parts& parts, const Options& options) {
+  for (int q = 0; q < 2; ++q)
+    run_gemv(space, op, factor(q), KeepPartSums<double, Parts>{parts, q, split}, options);
+}
+
+template <bool Transposed, bool Conjugated, class ExecSpace, class AView, class XView, class Parts>
+bool complex_gemv_pass1(const ExecSpace& space, const AView& A, const XView& x, const Parts& parts,
+                        const Options& options) {
+  constexpr int out = Transposed ? 1 : 0, in = 1 - out;  // A's dimensions of outputs and terms
+  const auto split_factor = [&](int q) { return realified_part<ExecSpace>(x, q); };
+  if (realifiable<out>(A) || !realifiable<in>(A)) {
+    if (realifiable<out>(A))
+      keep_part_sums(space,
+                     MatrixOperand<decltype(realified_matrix<out, ExecSpace>(A)), Transposed>{
+                         realified_matrix<out, ExecSpace>(A)},
+                     split_factor, true, parts, options);
+    else
+      keep_part_sums(space, ComplexRowParts<AView, Transposed>{A}, split_factor, true, parts,
+                     options);
+    return true;
+  }
+  using Factors =
+      canonical_view_t<ExecSpace, double, 1, Kokkos::LayoutLeft, typename ExecSpace::memory_space>;
+  const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
+  const Kokkos::View<double*, typename ExecSpace::memory_space> f(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemv factors"), 4 * n);
+  Kokkos::parallel_for("ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                       InterleavedFactors<XView, Factors, Conjugated>{x, f});
+  const auto factor = [&](int q) {
+    return canonical_view_t<ExecSpace, const double, 1, Kokkos::LayoutLeft,
+                            typename ExecSpace::memory_space>(
+        Kokkos::subview(f, std::make_pair(2 * n * q, 2 * n * (q + 1))));
+  };
+  keep_part_sums(space,
+                 MatrixOperand<decltype(realified_matrix<in, ExecSpace>(A)), Transposed>{
+                     realified_matrix<in, ExecSpace>(A)},
+                 factor, false, parts, options);
+  return false;
+}
+
+template <bool Transposed, bool Conjugated, class ExecSpace, class AView, class XView, class YView>
+void complex_gemv_with(const ExecSpace& space, typename YView::const_value_type alpha,
+                       const AView& A, const XView& x, typename YView::const_value_type beta,
+                       const YView& y, const Options& options) {
+  using Real = magnitude_t<typename YView::non_const_value_type>;
+  using Parts = Kokkos::View<double*, typename ExecSpace::memory_space>;
+  constexpr bool keeps = std::is_same<Real, double>::value;
+  const std::int64_t m = static_cast<std::int64_t>(y.extent(0));
+  Parts parts;
+  bool split = true;
+  if constexpr (keeps) {
+    parts = Parts(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemv parts"),
+                  16 * m);
+    split = complex_gemv_pass1<Transposed, Conjugated>(space, A, x, parts, options);
+  }
+  Kokkos::parallel_for(
+      "ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      ComplexGemvCombine<AView, XView, YView, Parts, Transposed, Conjugated>{
+          A, x, y, parts, alpha, beta, static_cast<std::int64_t>(x.extent(0)), keeps, split});
 }
 
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
 // arguments were checked.
 template <class ExecSpace, class AView, class XView, class YView>
-void gemv_entry(const ExecSpace& space, bool transposed, typename YView::const_value_type alpha,
-                const AView& A, const XView& x, typename YView::const_value_type beta,
-                const YView& y, const Options& options) {
+void gemv_entry(const ExecSpace& space, bool transposed, bool conjugated,
+                typename YView::const_value_type alpha, const AView& A, const XView& x,
+                typename YView::const_value_type beta, const YView& y, const Options& options) {
   using T = typename YView::non_const_value_type;
   if (y.extent(0) == 0) return;
   if (alpha == T(0) || x.extent(0) == 0) {  // BLAS: A and x are not read; empty sums
     ExKokkos::exscal(space, y, beta, y);
     return;
   }
-  const GemvFinish<YView> finish{y, alpha, beta};
-  if (transposed)
-    exgemv_with<true>(space, A, x, finish, options);
-  else
-    exgemv_with<false>(space, A, x, finish, options);
+  if constexpr (is_exact_complex<T>()) {
+    if (!transposed)
+      complex_gemv_with<false, false>(space, alpha, A, x, beta, y, options);
+    else if (conjugated)
+      complex_gemv_with<true, true>(space, alpha, A, x, beta, y, options);
+    else
+      complex_gemv_with<true, false>(space, alpha, A, x, beta, y, options);
+  } else {
+    (void)conjugated;
+    const GemvFinish<YView> finish{y, alpha, beta};
+    if (transposed)
+      exgemv_with<true>(space, A, x, finish, options);
+    else
+      exgemv_with<false>(space, A, x, finish, options);
+  }
 }
 
 }  // namespace Impl
@@ -83,7 +167,8 @@ void exgemv(const ExecSpace& space, const char trans[], typename YView::const_va
   Impl::require_accessible<ExecSpace, XView>();
   Impl::require_accessible<ExecSpace, YView>();
   using T = typename YView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exgemv: y must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exgemv: y must hold double, float or their Kokkos::complex");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value &&
                     std::is_same<T, typename XView::non_const_value_type>::value,
                 "ExKokkos::exgemv: A, x and y must hold the same value type");
@@ -94,8 +179,9 @@ void exgemv(const ExecSpace& space, const char trans[], typename YView::const_va
   Impl::validate_options(space, routine, Impl::OptionUses::gemv(), options,
                          Impl::ProblemFacts{std::int64_t(y.extent(0))});
   const bool transposed = Impl::parse_trans(routine, trans);
+  const bool conjugated = Impl::parse_conjugate(trans);
   Impl::check_gemv_extents(routine, transposed, A, x, y);
-  Impl::gemv_entry(space, transposed, alpha, Impl::read_view<ExecSpace>(A),
+  Impl::gemv_entry(space, transposed, conjugated, alpha, Impl::read_view<ExecSpace>(A),
                    Impl::read_view<ExecSpace>(x), beta, Impl::write_view<ExecSpace>(y), options);
 }
 

@@ -5,7 +5,8 @@
 // triangle backwards along its contiguous columns) beside KokkosBlas::trsm with one right-hand
 // side and a plain Kokkos substitution ("N"); the rank updates exger, exsyr and exsyr2 (lower)
 // beside the BLAS of the build (OpenBLAS' dger, dsyr, dsyr2, on the host) and a plain Kokkos
-// kernel of the same shape (A(i, j) += alpha x(i) y(j)). Prints the time ratios at the end
+// kernel of the same shape (A(i, j) += alpha x(i) y(j)); complex exgemv ("N", "T", "C") beside
+// KokkosBlas::gemv on complex values. Prints the time ratios at the end
 // (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
@@ -56,8 +57,10 @@ void fill_lognormal(const View& v, std::uint64_t seed) {
   auto h = Kokkos::create_mirror_view(v);
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 18.0);
-  double* data = h.data();
-  for (std::size_t k = 0; k < h.span(); ++k)
+  // Complex values: both parts drawn alike.
+  double* data = reinterpret_cast<double*>(h.data());
+  const std::size_t count = h.span() * sizeof(typename View::value_type) / sizeof(double);
+  for (std::size_t k = 0; k < count; ++k)
     data[k] = (rng() & 1 ? -1.0 : 1.0) * std::exp(normal(rng));
   Kokkos::deep_copy(v, h);
 }
@@ -97,6 +100,55 @@ void register_gemv(const std::string& routine, const char* trans, const std::str
           Space().fence();
         }
         state.SetBytesProcessed(std::int64_t(state.iterations()) * m * n * sizeof(double));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+// Complex exgemv beside KokkosBlas::gemv (OpenBLAS' zgemv behind it on the host), "N", "T" and
+// "C", alpha 1.5 - 0.5i and beta 0.5 + 2i; uniform parts, or lognormal ones.
+using CMatrix = Kokkos::View<Kokkos::complex<double>**, Kokkos::LayoutLeft, Mem>;
+using CVec = Kokkos::View<Kokkos::complex<double>*, Kokkos::LayoutLeft, Mem>;
+
+struct ComplexGemvProblem {
+  CMatrix A;
+  CVec x, y, y0;
+};
+
+template <class View>
+void fill_parts(const View& v, bool lognormal, std::uint64_t seed) {
+  if (lognormal) return fill_lognormal(v, seed);
+  auto h = Kokkos::create_mirror_view(v);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (std::size_t k = 0; k < h.span(); ++k) h.data()[k] = Kokkos::complex<double>(u(rng), u(rng));
+  Kokkos::deep_copy(v, h);
+}
+
+void register_complex_gemv(const std::string& routine, const char* trans, const std::string& data,
+                           std::size_t n,
+                           std::function<void(const char*, ComplexGemvProblem&)> body) {
+  const std::string name =
+      routine + "/" + trans + "/" + data + "/" + std::to_string(n) + "x" + std::to_string(n);
+  const std::string t = trans;
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        ComplexGemvProblem p{CMatrix("A", n, n), CVec("x", n), CVec("y", n), CVec("y0", n)};
+        const bool wide = data == "lognormal";
+        fill_parts(p.A, wide, n);
+        fill_parts(p.x, wide, n + 1);
+        fill_parts(p.y0, wide, n + 2);
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.y, p.y0);
+          Space().fence();
+          state.ResumeTiming();
+          body(t.c_str(), p);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n *
+                                sizeof(Kokkos::complex<double>));
       })
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
@@ -212,6 +264,21 @@ int main(int argc, char** argv) {
 #endif
       }
     }
+  for (const char* data : {"uniform", "lognormal"})
+    for (const char* trans : {"N", "T", "C"}) {
+      register_complex_gemv("exgemv_complex", trans, data, 2048,
+                            [](const char* t, ComplexGemvProblem& p) {
+                              ExKokkos::exgemv(Space(), t, Kokkos::complex<double>(1.5, -0.5), p.A,
+                                               p.x, Kokkos::complex<double>(0.5, 2), p.y);
+                            });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_complex_gemv("KokkosBlas::gemv_complex", trans, data, 2048,
+                            [](const char* t, ComplexGemvProblem& p) {
+                              KokkosBlas::gemv(t, Kokkos::complex<double>(1.5, -0.5), p.A, p.x,
+                                               Kokkos::complex<double>(0.5, 2), p.y);
+                            });
+#endif
+    }
   for (std::size_t n : {1024, 4096}) {
     register_trsv("extrsv", "L", n,
                   [](TrsvProblem& p) { ExKokkos::extrsv(Space(), "L", "N", "N", p.T, p.b); });
@@ -269,14 +336,16 @@ int main(int argc, char** argv) {
     }
 #endif
   }
-  const std::vector<std::pair<std::string, std::string>> pairs = {{"exgemv", "KokkosBlas::gemv"},
-                                                                  {"extrsv", "KokkosBlas::trsm"},
-                                                                  {"extrsv", "plain_substitution"},
-                                                                  {"exger", "dger"},
-                                                                  {"exger", "plain_ger"},
-                                                                  {"exsyr", "dsyr"},
-                                                                  {"exsyr2", "dsyr2"},
-                                                                  {"exsyr2", "plain_syr2"}};
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"exgemv", "KokkosBlas::gemv"},
+      {"exgemv_complex", "KokkosBlas::gemv_complex"},
+      {"extrsv", "KokkosBlas::trsm"},
+      {"extrsv", "plain_substitution"},
+      {"exger", "dger"},
+      {"exger", "plain_ger"},
+      {"exsyr", "dsyr"},
+      {"exsyr2", "dsyr2"},
+      {"exsyr2", "plain_syr2"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -4,9 +4,9 @@
 # (scripts/build_kokkos_release.sh, cached), then a second build of ExKokkos against them in
 # $EXKOKKOS_BUILD_DIR-kokkos-release, and runs a cross-section of the suites there: the two
 # executables of grouped suites (the level-1 routines and the team forms; exgemm, the LU, the
-# bad-input suite and the suites that call every routine), the host-only numerics of core/ (but
-# the long accumulator's), the reducer, the CG and team-LU examples. scripts/test.sh runs it after the 3.4.01 build; the whole
-# suite runs against 3.4.01, at -O3.
+# bad-input suite and the suites that call every routine), complex exgemv, the host-only numerics
+# of core/ (but the long accumulator's), the reducer, the CG and team-LU examples. scripts/test.sh
+# runs it after the 3.4.01 build; the whole suite runs against 3.4.01, at -O3.
 #
 # This build is also the sanitizer run of CI: AddressSanitizer and UndefinedBehaviorSanitizer at
 # -O1 (cmake/ExKokkosSanitize.cmake, with EXKOKKOS_SANITIZE_CI=1: the arithmetic checks of UBSan),
@@ -31,10 +31,11 @@ suites=(test_level1_oracle test_level1_multivector test_level1_more test_level1_
   test_lapack_team_getf2 test_lapack_team_getrs test_bad_input test_concurrent_calls
   test_error_free_transforms test_binned_sink test_expansion test_compensated_sum
   test_exact_sum_reducer test_rounded_update_mult test_rounded_complex test_packed_accumulator
+  test_level2_gemv_complex
   example_cg example_team_lu)
 targets="test_level1_suites test_matrix_suites test_error_free_transforms test_binned_sink \
 test_expansion test_compensated_sum test_exact_sum_reducer test_rounded_update_mult \
-test_rounded_complex test_packed_accumulator exkokkos_cg exkokkos_team_lu"
+test_rounded_complex test_packed_accumulator test_level2_gemv_complex exkokkos_cg exkokkos_team_lu"
 build_type=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${EXKOKKOS_RELEASE_SANITIZE:-1}" != 0 ]; then
   source scripts/common.sh

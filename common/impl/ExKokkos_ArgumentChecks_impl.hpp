@@ -73,6 +73,12 @@ inline bool parse_trans(const char* routine, const char trans[]) {
   return parse_flag(routine, "trans", trans, "NTC") != 'N';
 }
 
+// Whether an accepted trans asks for the conjugate transpose ("C"), which differs from "T" only
+// for complex values.
+inline bool parse_conjugate(const char trans[]) {
+  return trans != nullptr && std::toupper(static_cast<unsigned char>(trans[0])) == 'C';
+}
+
 // The mode characters of the triangular routines: extrsv's uplo, trans and diag, and the side of
 // extrsm and extrmm (true when A is on the left of B). Parsed in this order, each throwing as
 // parse_flag does.

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// exgemv on Kokkos::complex<double> and Kokkos::complex<float> against the MPFR oracle, bit for
+// bit: each part of y_i is the exact value of Kokkos::complex's formula for alpha S_i + beta y_i
+// (S_i = sum_k op(A)_ik x_k exactly, op(A) = A, A^T or, for "C", the conjugate transpose),
+// rounded once. Data from the real suites' generators in every part (wide ranges, cancellation,
+// ties), coefficients from ordinary to purely real, purely imaginary, zero and out of TwoProd's
+// range; outputs built to land on rounding ties after the two parts of S_i cancel in alpha S_i
+// (which no compensated certificate can round); every trans, three layouts, Kokkos::Serial and
+// the default host space under each schedule (ctest runs it with 1, 2 and 3 threads). Then IEEE
+// special values, BLAS' zero rules, and wrong arguments refused with y untouched.
+#include <ExKokkos.hpp>
+
+#include <ExKokkosTest_GemvOracle.hpp>
+#include <ExKokkosTest_Generators.hpp>
+
+#include "ExKokkosTest_Complex.hpp"
+#include "ExKokkosTest_HostMatrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ExKokkosTest::describe;
+using ExKokkosTest::same_bits;
+using Host = Kokkos::DefaultHostExecutionSpace;
+template <class T>
+using C = Kokkos::complex<T>;
+
+// A dense host copy: a[i][k] = A(i, k).
+template <class T>
+using Dense = std::vector<std::vector<C<T>>>;
+
+// The oracle of one output: alpha == 0 (or no terms) reads neither A nor x, beta == 0 not y.
+template <class T>
+C<T> oracle_entry(char trans, const Dense<T>& a, std::size_t i, const std::vector<C<T>>& x,
+                  C<T> alpha, C<T> beta, C<T> y) {
+  const std::size_t n = x.size();
+  const bool drop_sum = alpha == C<T>(T(0), T(0)) || n == 0;
+  const bool read_y = beta != C<T>(T(0), T(0));
+  // Part 0 of S: re(a) re(x) - im(a) im(x); part 1: im(a) re(x) + re(a) im(x).
+  std::vector<std::vector<double>> f(2), g(2);
+  for (std::size_t k = 0; k < n && !drop_sum; ++k) {
+    const C<T> e = trans == 'N' ? a[i][k] : a[k][i];
+    const double re = e.real(), im = trans == 'C' ? -double(e.imag()) : double(e.imag());
+    const double xr = x[k].real(), xi = x[k].imag();
+    f[0].insert(f[0].end(), {re, -im});
+    g[0].insert(g[0].end(), {xr, xi});
+    f[1].insert(f[1].end(), {im, re});
+    g[1].insert(g[1].end(), {xr, xi});
+  }
+  const double ar = alpha.real(), ai = alpha.imag(), br = beta.real(), bi = beta.imag();
+  const std::vector<double> ys{double(y.real()), double(y.imag())};
+  const bool to_float = sizeof(T) == sizeof(float);
+  const auto part = [&](std::vector<double> al, std::vector<double> be) {
+    if (drop_sum) al.clear();
+    return T(ExKokkosTest::exact_scaled_sums(al, f, g, be, ys, read_y, to_float));
+  };
+  return C<T>(part({ar, -ai}, {br, -bi}), part({ai, ar}, {bi, br}));
+}
+
+template <class T, class Layout>
+typename ExKokkosTest::HostMatrix<C<T>, Layout>::type matrix_of(const Dense<T>& a,
+                                                                std::size_t cols) {
+  const auto m = ExKokkosTest::HostMatrix<C<T>, Layout>::make(a.size(), cols);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t k = 0; k < cols; ++k) m(i, k) = a[i][k];
+  return m;
+}
+
+// Runs exgemv on `space` with `options` and compares every output with the oracle.
+template <class T, class Layout, class Space>
+void check_gemv(const Space& space, const ExKokkos::Options& options, char trans, const Dense<T>& a,
+                std::size_t cols, const std::vector<C<T>>& x, C<T> alpha, C<T> beta,
+                const std::vector<C<T>>& y0, const std::string& what, int& failures) {
+  const auto A = matrix_of<T, Layout>(a, cols);
+  const auto xv = ExKokkosTest::vector_of<Layout>(x);
+  const auto yv = ExKokkosTest::vector_of<Layout>(y0);
+  const char t[2] = {trans, '\0'};
+  ExKokkos::exgemv(space, t, alpha, A, xv, beta, yv, options);
+  space.fence();
+  for (std::size_t i = 0; i < y0.size(); ++i) {
+    const C<T> want = oracle_entry(trans, a, i, x, alpha, beta, y0[i]);
+    if (!same_bits(C<T>(yv(i)), want) && ++failures <= 10)
+      ADD_FAILURE() << what << " trans " << trans << " y(" << i << ") = " << describe(C<T>(yv(i)))
+                    << ", expected " << describe(want);
+  }
+}
+
+template <class T>
+std::vector<C<T>> coefficients() {
+  const T big = std::numeric_limits<T>::max() / T(8), tiny = std::numeric_limits<T>::min();
+  return {C<T>(T(0.75), T(-1.25)), C<T>(T(1), T(0)), C<T>(T(0), T(-1)), C<T>(T(0), T(0)),
+          C<T>(T(-0.0), T(0)),     C<T>(T(3), T(5)), C<T>(big, tiny),   C<T>(tiny, T(1e-30))};
+}
+
+// n values of one of the real generators, rounded to T; for floats, exponents beyond +-60 are
+// brought to +-60 first (the special values are checked by hand below).
+template <class T>
+std::vector<T> parts_from(const ExKokkosTest::NamedSumGenerator& g, std::size_t n,
+                          ExKokkosTest::Rng& rng) {
+  const auto v = g.generate(n, rng);
+  std::vector<T> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double w = v[i % v.size()];
+    if (sizeof(T) == sizeof(float) && w != 0.0) {
+      int e;
+      const double f = std::frexp(w, &e);
+      w = std::ldexp(f, std::max(-60, std::min(60, e)));
+    }
+    out[i] = T(w);
+  }
+  return out;
+}
+
+bool finite_generator(const ExKokkosTest::NamedSumGenerator& g) {
+  return g.name.find("nan") == std::string::npos;
+}
+
+template <class T>
+void oracle_sweep(int& failures) {
+  ExKokkosTest::Rng rng(4711);
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes{{0, 3},  {3, 0},  {1, 1},  {5, 7},
+                                                                {40, 3}, {3, 40}, {33, 17}};
+  const auto coeff = coefficients<T>();
+  std::size_t c = 0;
+  for (const auto& g : ExKokkosTest::sum_generators()) {
+    if (!finite_generator(g)) continue;
+    for (const auto& [m, n] : shapes) {
+      for (const char trans : {'N', 'T', 'C'}) {
+        const std::size_t rows = trans == 'N' ? m : n, cols = trans == 'N' ? n : m;
+        const auto re = parts_from<T>(g, rows * cols + 1, rng);
+        const auto im = parts_from<T>(g, rows * cols + 1, rng);
+        Dense<T> a(rows, std::vector<C<T>>(cols));
+        for (std::size_t i = 0; i < rows; ++i)
+          for (std::size_t k = 0; k < cols; ++k)
+            a[i][k] = C<T>(re[i * cols + k], im[(i * 7 + k * 3) % (rows * cols + 1)]);
+        const auto xr = parts_from<T>(g, n + 1, rng), xi = parts_from<T>(g, n + 1, rng);
+        const auto yr = parts_from<T>(g, m + 1, rng), yi = parts_from<T>(g, m + 1, rng);
+        std::vector<C<T>> x(n), y(m);
+        for (std::size_t k = 0; k < n; ++k) x[k] = C<T>(xr[k], xi[k]);
+        for (std::size_t i = 0; i < m; ++i) y[i] = C<T>(yr[i], yi[i]);
+        const C<T> alpha = coeff[c % coeff.size()], beta = coeff[(c * 3 + 1) % coeff.size()];
+        ++c;
+        const std::string what = g.name + " " + std::to_string(m) + "x" + std::to_string(n) +
+                                 " alpha " + describe(alpha) + " beta " + describe(beta);
+        check_gemv<T, Kokkos::LayoutLeft>(Host(), {}, trans, a, cols, x, alpha, beta, y, what,
+                                          failures);
+        check_gemv<T, Kokkos::LayoutRight>(Kokkos::Serial(), {}, trans, a, cols, x, alpha, beta, y,
+                                           what + " (Serial, LayoutRight)", failures);
+        check_gemv<T, Kokkos::LayoutStride>(Host(), {}, trans, a, cols, x, alpha, beta, y,
+                                            what + " (strided)", failures);
+      }
+    }
+  }
+}
+
+TEST(GemvComplex, EveryPartIsTheExactValueRoundedOnceDouble) {
+  int failures = 0;
+  oracle_sweep<double>(failures);
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(GemvComplex, EveryPartIsTheExactValueRoundedOnceFloat) {
+  int failures = 0;
+  oracle_sweep<float>(failures);
+  EXPECT_EQ(failures, 0);
+}
+
+// Rows whose two sum parts agree, so that with alpha = s (1 + i) re(alpha S) = s (re S - im S)
+// cancels to the small designed difference d, and beta y puts the exact value on a tie (or just
+// beside one) between two doubles: the compensated parts carry an uncertainty, so only the exact
+// pass can round these (the tie to even).
+TEST(GemvComplex, TiesAfterTheSumPartsCancel) {
+  ExKokkosTest::Rng rng(991);
+  std::uniform_int_distribution<int> exponent(-40, 40);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int failures = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 2 + std::size_t(trial % 37);
+    Dense<double> a(1, std::vector<C<double>>(n));
+    std::vector<C<double>> x(n);
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+      const double v = std::ldexp(u(rng), exponent(rng));
+      a[0][k] = C<double>(v, v);  // equal parts: re S and im S agree on these terms
+      x[k] = C<double>(std::ldexp(u(rng), exponent(rng)), 0.0);
+    }
+    const double s = std::ldexp(1.0, exponent(rng));
+    const int half_ulp = -53 + (trial % 5) - 2;  // the difference d: a tie or a bit beside it
+    a[0][n - 1] = C<double>(std::ldexp(1.0, half_ulp), 0.0);
+    x[n - 1] = C<double>(1.0, 0.0);
+    // y: the value whose half ulp d is; beta = 1 / s keeps beta y beside s d.
+    const std::vector<C<double>> y{C<double>(std::ldexp(1.0 + (trial % 3) * 0x1p-52, 0), 0.5)};
+    const C<double> alpha(s, s), beta(s, 0.0);
+    for (const char trans : {'N', 'T', 'C'}) {
+      Dense<double> at = a;
+      if (trans != 'N') {
+        at.assign(n, std::vector<C<double>>(1));
+        for (std::size_t k = 0; k < n; ++k)
+          at[k][0] = trans == 'C' ? Kokkos::conj(a[0][k]) : a[0][k];
+      }
+      check_gemv<double, Kokkos::LayoutLeft>(Host(), {}, trans, at, trans == 'N' ? n : 1, x, alpha,
+                                             beta, y, "tie trial " + std::to_string(trial),
+                                             failures);
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+// Every schedule, expansion size and team shape gives the oracle's bits.
+TEST(GemvComplex, EveryScheduleGivesTheSameBits) {
+  ExKokkosTest::Rng rng(17);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const std::size_t m = 45, n = 70;
+  for (const char trans : {'N', 'T', 'C'}) {
+    const std::size_t rows = trans == 'N' ? m : n, cols = trans == 'N' ? n : m;
+    Dense<double> a(rows, std::vector<C<double>>(cols));
+    for (auto& row : a)
+      for (auto& e : row) e = C<double>(std::ldexp(u(rng), int(20 * u(rng))), u(rng));
+    std::vector<C<double>> x(n), y(m);
+    for (auto& v : x) v = C<double>(u(rng), std::ldexp(u(rng), int(30 * u(rng))));
+    for (auto& v : y) v = C<double>(u(rng), u(rng));
+    int failures = 0;
+    for (const auto schedule :
+         {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
+          ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output,
+          ExKokkos::Schedule::output_block}) {
+      for (const int expansion : {0, 2, 8}) {
+        ExKokkos::Options o;
+        o.schedule = schedule;
+        o.expansion_size = expansion;
+        const std::string what =
+            "schedule " + std::to_string(int(schedule)) + " expansion " + std::to_string(expansion);
+        check_gemv<double, Kokkos::LayoutLeft>(Host(), o, trans, a, cols, x, C<double>(1.5, -2),
+                                               C<double>(0.5, 0.25), y, what, failures);
+        check_gemv<double, Kokkos::LayoutRight>(Kokkos::Serial(), o, trans, a, cols, x,
+                                                C<double>(-1, 0), C<double>(0, 1), y,
+                                                what + " Serial", failures);
+      }
+    }
+    EXPECT_EQ(failures, 0) << "trans " << trans;
+  }
+}
+
+// IEEE special values: where a NaN or an infinity takes part, each part is what Kokkos::complex's
+// operators give on the same formula (a finite part stays finite: its value is the oracle's
+// business, checked above). Note that 0 * inf is NaN, so alpha = 1 + 0i times an infinite S, or
+// beta = 1 + 0i times an infinite y, has NaN parts, as the operators give. And BLAS' rules: beta
+// == 0 does not read y; alpha == 0 reads neither A nor x.
+TEST(GemvComplex, SpecialValuesFollowIeee) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  using V = Kokkos::View<C<double>*, Kokkos::HostSpace>;
+  using M = Kokkos::View<C<double>**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  M A("A", 2, 2);
+  V x("x", 2), y("y", 2);
+  const auto reset = [&]() {
+    A(0, 0) = C<double>(1, 2);
+    A(0, 1) = C<double>(-3, 0.5);
+    A(1, 0) = C<double>(0.25, -1);
+    A(1, 1) = C<double>(2, 2);
+    x(0) = C<double>(1, -1);
+    x(1) = C<double>(0.5, 4);
+    y(0) = C<double>(nan, nan);
+    y(1) = C<double>(inf, -inf);
+  };
+  // exgemv against the operators' evaluation of alpha op(A) x + beta y, part by part.
+  const auto check = [&](const char* trans, C<double> alpha, C<double> beta,
+                         const std::string& what) {
+    std::vector<C<double>> want(2);
+    for (int i = 0; i < 2; ++i) {
+      C<double> s(0, 0);
+      for (int k = 0; k < 2; ++k) {
+        const C<double> a = trans[0] == 'N' ? A(i, k) : A(k, i);
+        s += (trans[0] == 'C' ? Kokkos::conj(a) : a) * C<double>(x(k));
+      }
+      want[i] = beta == C<double>(0, 0) ? alpha * s : alpha * s + beta * C<double>(y(i));
+    }
+    ExKokkos::exgemv(Host(), trans, alpha, A, x, beta, y);
+    const auto same = [](double got, double w) {
+      return std::isnan(w) ? std::isnan(got) : std::isinf(w) ? got == w : std::isfinite(got);
+    };
+    for (int i = 0; i < 2; ++i)
+      EXPECT_TRUE(same(y(i).real(), want[i].real()) && same(y(i).imag(), want[i].imag()))
+          << what << ": y(" << i << ") = " << describe(C<double>(y(i))) << ", the operators give "
+          << describe(want[i]);
+  };
+  reset();  // beta == 0: y's NaN and infinities are not read
+  check("N", C<double>(1, 0), C<double>(0, 0), "beta 0");
+  reset();  // alpha == 0: A's NaN is not read; y = beta y exactly
+  A(0, 0) = C<double>(nan, 0);
+  y(0) = C<double>(1, 2);
+  y(1) = C<double>(3, -1);
+  ExKokkos::exgemv(Host(), "N", C<double>(0, 0), A, x, C<double>(2, 0), y);
+  EXPECT_TRUE(same_bits(C<double>(y(0)), C<double>(2, 4))) << describe(C<double>(y(0)));
+  EXPECT_TRUE(same_bits(C<double>(y(1)), C<double>(6, -2))) << describe(C<double>(y(1)));
+  reset();  // a NaN in A reaches both parts of its row's S
+  A(0, 1) = C<double>(nan, 0);
+  y(0) = y(1) = C<double>(1, 1);
+  check("N", C<double>(1, 0), C<double>(1, 0), "NaN in A");
+  for (const char* trans : {"N", "T", "C"}) {
+    reset();  // an infinity in x: infinite and NaN parts of S, alpha's zero part meets them
+    x(0) = C<double>(inf, 0);
+    y(0) = y(1) = C<double>(1, 1);
+    check(trans, C<double>(1, 0), C<double>(1, 0), std::string("inf in x, ") + trans);
+    reset();  // an infinite alpha with finite S
+    y(0) = y(1) = C<double>(0, 0);
+    check(trans, C<double>(0, inf), C<double>(1, 0), std::string("alpha 0 + inf i, ") + trans);
+    reset();  // infinite and NaN parts of y with beta != 0
+    y(1) = C<double>(1, nan);
+    check(trans, C<double>(1, 1), C<double>(0.5, 0), std::string("inf/NaN y, ") + trans);
+    reset();  // an infinite beta with finite y
+    y(0) = C<double>(1, 0);
+    y(1) = C<double>(0, -2);
+    check(trans, C<double>(1, 1), C<double>(-inf, 0), std::string("beta -inf, ") + trans);
+  }
+}
+
+// Wrong extents and trans throw std::invalid_argument naming the routine before y is written.
+TEST(GemvComplex, BadArgumentsWriteNothing) {
+  using V = Kokkos::View<C<double>*, Kokkos::HostSpace>;
+  using M = Kokkos::View<C<double>**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  M A("A", 3, 4);
+  V x("x", 3), y("y", 3);
+  for (int i = 0; i < 3; ++i) y(i) = C<double>(i + 0.5, -i);
+  const auto expect_refused = [&](auto call, const std::string& what) {
+    try {
+      call();
+      ADD_FAILURE() << what << ": no exception";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("ExKokkos::exgemv"), std::string::npos) << e.what();
+    }
+    for (int i = 0; i < 3; ++i)
+      EXPECT_TRUE(same_bits(C<double>(y(i)), C<double>(i + 0.5, -i))) << what;
+  };
+  expect_refused(
+      [&]() { ExKokkos::exgemv(Host(), "N", C<double>(1, 0), A, x, C<double>(0, 0), y); },
+      "N with x of 3 for A 3 x 4");
+  expect_refused(
+      [&]() { ExKokkos::exgemv(Host(), "C", C<double>(1, 0), A, x, C<double>(1, 0), y); },
+      "C with y of 3 for A^H 4 x 3");
+  V x4("x4", 4);
+  expect_refused(
+      [&]() { ExKokkos::exgemv(Host(), "Q", C<double>(1, 0), A, x4, C<double>(1, 0), y); },
+      "trans Q");
+}
+
+}  // namespace
