@@ -31,10 +31,13 @@ template <class ExecSpace, class RView, class XView>
 void asum_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
   using T = typename XView::non_const_value_type;
   const char* routine = "ExKokkos::exasum";
-  if constexpr (is_exact_complex<T>())
-    reduce_into<magnitude_t<T>>(space, r, ComplexAbsTerms<XView>{x}, 2 * x.extent(0), options,
-                                routine);
-  else
+  if constexpr (is_exact_complex<T>()) {
+    if (x.stride(0) == 1)  // BLAS' sum of |re| + |im|: the real exasum of the 2n reals
+      asum_into(space, r, realified_vector<ExecSpace>(x), options);
+    else
+      reduce_into<magnitude_t<T>>(space, r, ComplexAbsTerms<XView>{x}, 2 * x.extent(0), options,
+                                  routine);
+  } else
     reduce_into<T>(space, r, AbsTerms<XView>{x}, x.extent(0), options, routine);
 }
 

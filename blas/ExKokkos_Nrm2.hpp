@@ -62,10 +62,13 @@ template <class ExecSpace, class RView, class XView>
 void nrm2_into(const ExecSpace& space, const RView& r, const XView& x, const Options& options) {
   using T = typename XView::non_const_value_type;
   const char* routine = "ExKokkos::exnrm2";
-  if constexpr (is_exact_complex<T>())
-    reduce_into_with(space, r, ComplexSquareTerms<XView>{x}, 2 * x.extent(0), options, routine,
-                     SqrtRoundInto<magnitude_t<T>, RView>{r});
-  else
+  if constexpr (is_exact_complex<T>()) {
+    if (x.stride(0) == 1)  // sqrt(sum re^2 + im^2): the real exnrm2 of the 2n reals
+      nrm2_into(space, r, realified_vector<ExecSpace>(x), options);
+    else
+      reduce_into_with(space, r, ComplexSquareTerms<XView>{x}, 2 * x.extent(0), options, routine,
+                       SqrtRoundInto<magnitude_t<T>, RView>{r});
+  } else
     reduce_into_with(space, r, square_terms_t<XView>{x}, x.extent(0), options, routine,
                      SqrtRoundInto<T, RView>{r});
 }

@@ -20,10 +20,13 @@ void nrm2_squared_into(const ExecSpace& space, const RView& r, const XView& x,
                        const Options& options) {
   using T = typename XView::non_const_value_type;
   const char* routine = "ExKokkos::exnrm2_squared";
-  if constexpr (is_exact_complex<T>())
-    reduce_into<magnitude_t<T>>(space, r, ComplexSquareTerms<XView>{x}, 2 * x.extent(0), options,
-                                routine);
-  else
+  if constexpr (is_exact_complex<T>()) {
+    if (x.stride(0) == 1)  // sum re^2 + im^2: the real exnrm2_squared of the 2n reals
+      nrm2_squared_into(space, r, realified_vector<ExecSpace>(x), options);
+    else
+      reduce_into<magnitude_t<T>>(space, r, ComplexSquareTerms<XView>{x}, 2 * x.extent(0), options,
+                                  routine);
+  } else
     reduce_into<T>(space, r, square_terms_t<XView>{x}, x.extent(0), options, routine);
 }
 

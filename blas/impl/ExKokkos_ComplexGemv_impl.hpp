@@ -17,6 +17,7 @@
 #define EXKOKKOS_COMPLEXGEMV_IMPL_HPP
 
 #include "ExKokkos_Gemv_impl.hpp"
+#include "ExKokkos_RealifiedViews_impl.hpp"
 
 #include <ExKokkos_CompensatedScaledRounding.hpp>
 #include <ExKokkos_ScaledSumRounding.hpp>
@@ -60,46 +61,6 @@ struct ComplexRowParts {
   std::int64_t inner() const { return static_cast<std::int64_t>(A.extent(Transposed ? 0 : 1)); }
   bool inner_contiguous() const { return A.stride(Transposed ? 0 : 1) == 1; }
 };
-
-// Whether dimension d of A has stride 1 and the other a stride of at least its extent (a plain
-// LayoutLeft or LayoutRight matrix or a subview of one), so that realified_matrix<d> can view A
-// as reals.
-template <int D, class AView>
-bool realifiable(const AView& A) {
-  return A.stride(D) == 1 && A.stride(1 - D) >= A.extent(D);
-}
-
-// A's memory as a real matrix with dimension D doubled: D = 0, the 2m x n LayoutLeft matrix
-// R(2i + p, k) = part p of A(i, k) (Kokkos::complex<T> is laid out as T[2], real part first);
-// D = 1, the m x 2n LayoutRight matrix R(i, 2k + p). Both are subviews of a real view over A's
-// span, which keep the layout and the other dimension's stride (twice A's).
-template <int D, class ExecSpace, class AView>
-auto realified_matrix(const AView& A) {
-  using Real = typename complex_traits<typename AView::non_const_value_type>::real_type;
-  using Layout = typename std::conditional<D == 1, Kokkos::LayoutRight, Kokkos::LayoutLeft>::type;
-  using Whole = Kokkos::View<const Real**, Layout, typename AView::memory_space,
-                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using Result = canonical_view_t<ExecSpace, const Real, 2, Layout, typename AView::memory_space>;
-  const Real* data = reinterpret_cast<const Real*>(A.data());
-  const auto doubled = std::make_pair(std::size_t(0), 2 * A.extent(D));
-  if constexpr (D == 1)
-    return Result(
-        Kokkos::subview(Whole(data, A.extent(0), 2 * A.stride(0)), Kokkos::ALL(), doubled));
-  else
-    return Result(
-        Kokkos::subview(Whole(data, 2 * A.stride(1), A.extent(1)), doubled, Kokkos::ALL()));
-}
-
-// Part q of x as a real strided view of n elements over x's memory (stride twice x's): the split
-// form's second factor, read as a real x is.
-template <class ExecSpace, class XView>
-auto realified_part(const XView& x, int q) {
-  using Real = typename complex_traits<typename XView::non_const_value_type>::real_type;
-  using Part = canonical_view_t<ExecSpace, const Real, 1, Kokkos::LayoutStride,
-                                typename XView::memory_space>;
-  return Part(reinterpret_cast<const Real*>(x.data()) + q,
-              Kokkos::LayoutStride(x.extent(0), 2 * x.stride(0)));
-}
 
 // The interleaved form's second factors, 2n reals each: f(0, 2k + q) for re(S) and f(1, 2k + q)
 // for im(S), as in the comment above.

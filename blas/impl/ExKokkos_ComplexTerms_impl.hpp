@@ -14,6 +14,8 @@
 #define EXKOKKOS_COMPLEXTERMS_IMPL_HPP
 
 #include <ExKokkos_Compat.hpp>
+#include "ExKokkos_RealifiedViews_impl.hpp"
+
 #include <impl/ExKokkos_CanonicalViews_impl.hpp>
 #include <impl/ExKokkos_ViewTraits_impl.hpp>
 
@@ -116,19 +118,34 @@ struct ComplexDotTerms<XView, YView, Imag, false> {
   }
 };
 
-// The two parts of a canonical rank-0 complex result as a canonical rank-1 view of two reals
-// (Kokkos::complex<T> is laid out as T[2], real part first), whose element(parts, 0) and
-// element(parts, 1) the real kernels round into.
-template <class RView,
-          class Real = typename complex_traits<typename RView::non_const_value_type>::real_type>
-canonical_view_t<typename RView::execution_space, Real, 1, Kokkos::LayoutLeft,
-                 typename RView::memory_space>
-complex_parts(const RView& r) {
-  static_assert(sizeof(typename RView::non_const_value_type) == 2 * sizeof(Real),
-                "Kokkos::complex<T> holds two T");
-  return canonical_view_t<typename RView::execution_space, Real, 1, Kokkos::LayoutLeft,
-                          typename RView::memory_space>(reinterpret_cast<Real*>(r.data()), 2);
-}
+// exdot's imaginary part on contiguous vectors seen as 2n reals (RealifiedViews_impl): term j
+// is x_r(j) times y_r(j ^ 1), negated for odd j: re(x_k) im(y_k) and -im(x_k) re(y_k). The
+// partner is the neighbouring real of the same element, so the lanes' loads stay contiguous
+// (pairwise swapped).
+template <class XRView, class YRView,
+          bool IsDouble = std::is_same<typename XRView::non_const_value_type, double>::value>
+struct SwappedDotTerms {
+  static constexpr bool is_product = true;
+  static constexpr int deposits_per_element = 2;
+  XRView x;
+  YRView y;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t j, double& a, double& b) const {
+    a = x(j);
+    const double partner = y(j ^ 1);
+    b = (j & 1) != 0 ? -partner : partner;
+  }
+};
+template <class XRView, class YRView>
+struct SwappedDotTerms<XRView, YRView, false> {
+  static constexpr bool is_product = false;
+  static constexpr int deposits_per_element = 2;
+  XRView x;
+  YRView y;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t j) const {
+    const double p = static_cast<double>(x(j)) * static_cast<double>(y(j ^ 1));
+    return (j & 1) != 0 ? -p : p;
+  }
+};
 
 }  // namespace Impl
 }  // namespace ExKokkos
