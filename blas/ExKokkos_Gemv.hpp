@@ -59,30 +59,30 @@ void exgemv_with(const ExecSpace& space, const AView& A, const XView& x,
 }
 
 // Complex values in two passes (impl/ExKokkos_ComplexGemv_impl.hpp): pass 1 keeps the real sums
-// of every output from two runs of the real engine (doubles; floats keep none), in the split or
-// the interleaved form by A's layout; pass 2 certifies each y_i from them or sums it again
-// exactly.
-template <class ExecSpace, class Op, class Factor, class Parts>
+// of every output from two runs of the real engine, in the split or the interleaved form by A's
+// layout; pass 2 certifies each y_i from them or sums it again exactly.
+template <class Real, class ExecSpace, class Op, class Factor, class Parts>
 void keep_part_sums(const ExecSpace& space, const Op& op, const Factor& factor, bool split,
                     const Parts& parts, const Options& options) {
   for (int q = 0; q < 2; ++q)
-    run_gemv(space, op, factor(q), KeepPartSums<double, Parts>{parts, q, split}, options);
+    run_gemv(space, op, factor(q), KeepPartSums<Real, Parts>{parts, q, split}, options);
 }
 
 template <bool Transposed, bool Conjugated, class ExecSpace, class AView, class XView, class Parts>
 bool complex_gemv_pass1(const ExecSpace& space, const AView& A, const XView& x, const Parts& parts,
                         const Options& options) {
+  using Real = magnitude_t<typename XView::non_const_value_type>;
   constexpr int out = Transposed ? 1 : 0, in = 1 - out;  // A's dimensions of outputs and terms
   const auto split_factor = [&](int q) { return realified_part<ExecSpace>(x, q); };
   if (realifiable<out>(A) || !realifiable<in>(A)) {
     if (realifiable<out>(A))
-      keep_part_sums(space,
-                     MatrixOperand<decltype(realified_matrix<out, ExecSpace>(A)), Transposed>{
-                         realified_matrix<out, ExecSpace>(A)},
-                     split_factor, true, parts, options);
+      keep_part_sums<Real>(space,
+                           MatrixOperand<decltype(realified_matrix<out, ExecSpace>(A)), Transposed>{
+                               realified_matrix<out, ExecSpace>(A)},
+                           split_factor, true, parts, options);
     else
-      keep_part_sums(space, ComplexRowParts<AView, Transposed>{A}, split_factor, true, parts,
-                     options);
+      keep_part_sums<Real>(space, ComplexRowParts<AView, Transposed>{A}, split_factor, true, parts,
+                           options);
     return true;
   }
   using Factors =
@@ -97,10 +97,10 @@ bool complex_gemv_pass1(const ExecSpace& space, const AView& A, const XView& x, 
                             typename ExecSpace::memory_space>(
         Kokkos::subview(f, std::make_pair(2 * n * q, 2 * n * (q + 1))));
   };
-  keep_part_sums(space,
-                 MatrixOperand<decltype(realified_matrix<in, ExecSpace>(A)), Transposed>{
-                     realified_matrix<in, ExecSpace>(A)},
-                 factor, false, parts, options);
+  keep_part_sums<Real>(space,
+                       MatrixOperand<decltype(realified_matrix<in, ExecSpace>(A)), Transposed>{
+                           realified_matrix<in, ExecSpace>(A)},
+                       factor, false, parts, options);
   return false;
 }
 
@@ -108,21 +108,15 @@ template <bool Transposed, bool Conjugated, class ExecSpace, class AView, class 
 void complex_gemv_with(const ExecSpace& space, typename YView::const_value_type alpha,
                        const AView& A, const XView& x, typename YView::const_value_type beta,
                        const YView& y, const Options& options) {
-  using Real = magnitude_t<typename YView::non_const_value_type>;
   using Parts = Kokkos::View<double*, typename ExecSpace::memory_space>;
-  constexpr bool keeps = std::is_same<Real, double>::value;
   const std::int64_t m = static_cast<std::int64_t>(y.extent(0));
-  Parts parts;
-  bool split = true;
-  if constexpr (keeps) {
-    parts = Parts(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemv parts"),
-                  16 * m);
-    split = complex_gemv_pass1<Transposed, Conjugated>(space, A, x, parts, options);
-  }
+  const Parts parts(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::exgemv parts"), 16 * m);
+  const bool split = complex_gemv_pass1<Transposed, Conjugated>(space, A, x, parts, options);
   Kokkos::parallel_for(
       "ExKokkos::exgemv", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
       ComplexGemvCombine<AView, XView, YView, Parts, Transposed, Conjugated>{
-          A, x, y, parts, alpha, beta, static_cast<std::int64_t>(x.extent(0)), keeps, split});
+          A, x, y, parts, alpha, beta, static_cast<std::int64_t>(x.extent(0)), split});
 }
 
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the

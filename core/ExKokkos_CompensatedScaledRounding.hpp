@@ -21,6 +21,7 @@
 #define EXKOKKOS_COMPENSATEDSCALEDROUNDING_HPP
 
 #include "ExKokkos_CompensatedSum.hpp"
+#include "ExKokkos_CorrectlyRoundedSqrt.hpp"
 #include "ExKokkos_ExpansionRounding.hpp"
 #include "ExKokkos_RoundedAxpby.hpp"
 
@@ -94,6 +95,29 @@ KOKKOS_INLINE_FUNCTION bool round_scaled_parts_within(
   }
   if (!exact) return false;
   return round_terms_within(x, uncertainty * (1.0 + 0x1p-40) + 0x1p-1021, result);
+}
+
+// The float result from a certified double one: true, with f = RN_float(V), when r = RN_double(V)
+// is not a midpoint between two consecutive floats. Every such midpoint M is a double (25
+// significant bits, inside double's exponent range), and rounding to double is monotonic, so
+// V < M gives r <= M and V > M gives r >= M: when r is no midpoint, V and r lie strictly on the
+// same side of every one, and RN_float, constant between consecutive midpoints, rounds both
+// alike: f = float(r). The test: fa = RN_float(|r|) and d = |r| - fa, exact by Sterbenz (fa is
+// within half a float ulp of |r|, or zero, when d = |r|); |r| is a midpoint when d != 0 and 2 |d|
+// is the gap from fa to its neighbour on d's side. |r| >= FLT_MAX (where the overflow boundary is
+// another such point) and NaN refuse.
+KOKKOS_INLINE_FUNCTION bool float_rounding_agrees(double r, float& f) {
+  const double a = compat::fabs(r);
+  if (!(a < 0x1.fffffep+127)) return false;  // FLT_MAX
+  const float fa = static_cast<float>(a);
+  const double d = a - static_cast<double>(fa);
+  if (d != 0.0) {
+    const float g = d > 0.0 ? next_up_nonnegative(fa) : next_down_positive(fa);
+    if (2.0 * compat::fabs(d) == compat::fabs(static_cast<double>(g) - static_cast<double>(fa)))
+      return false;
+  }
+  f = sign_bit(r) ? -fa : fa;
+  return true;
 }
 
 }  // namespace Impl

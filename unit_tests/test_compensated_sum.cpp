@@ -765,3 +765,39 @@ TEST(ScaledSums, UniformPartsAreNearlyAlwaysCertified) {
   std::printf("two scaled compensated sums, uniform rows: certified %d of %d\n", certified, total);
   EXPECT_GE(certified, total - total / 100);
 }
+
+// float_rounding_agrees: a certified RN_double(V) gives RN_float(V) unless it is a float midpoint.
+// V = hi + lo (hi = RN_double(V)) with hi at, beside and far from float midpoints, and lo below
+// half an ulp of hi on either side: where it answers, its float is the oracle's RN_float(V); at
+// a midpoint it refuses; away from midpoints it answers.
+TEST(ScaledSums, FloatRoundingFromACertifiedDouble) {
+  std::mt19937_64 rng(43);
+  std::uniform_real_distribution<double> u(-1, 1);
+  int answered = 0, far = 0;
+  for (int t = 0; t < 20000; ++t) {
+    const float f1 = static_cast<float>(std::ldexp(u(rng), static_cast<int>(rng() % 250) - 140));
+    const float f2 = std::nextafter(f1, f1 > 0 ? 1e30f : -1e30f);
+    const double mid = (double(f1) + double(f2)) / 2;  // exact
+    const int kind = t % 4;
+    double hi = kind == 0 ? mid
+                          : kind == 1 ? std::nextafter(mid, t % 8 == 1 ? 1e300 : -1e300)
+                                      : kind == 2 ? mid + (double(f2) - double(f1)) * u(rng) / 4
+                                                  : double(f1);
+    const double lo = std::ldexp(u(rng), std::ilogb(hi) - 54);  // |lo| < ulp(hi) / 2
+    ExKokkosTest::ExactSum v;
+    v.add(hi);
+    v.add(lo);
+    float f;
+    const bool agrees = ExKokkos::Impl::float_rounding_agrees(hi, f);
+    if (kind == 0 && std::isfinite(f2)) EXPECT_FALSE(agrees) << describe(hi);
+    if (kind >= 2) far += agrees ? 1 : 0;
+    if (!agrees) continue;
+    ++answered;
+    ASSERT_TRUE(same_bits(f, v.round_float()))
+        << describe(hi) << " + " << describe(lo) << ": " << describe(double(f)) << " vs "
+        << describe(double(v.round_float()));
+  }
+  std::printf("float from a certified double: answered %d of 20000\n", answered);
+  // Away from midpoints (kinds 2 and 3, 10000 cases) it always answers.
+  EXPECT_EQ(far, 10000);
+}

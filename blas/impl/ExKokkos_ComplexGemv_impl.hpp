@@ -9,10 +9,11 @@
 //      memory seen as reals give real sums whose combinations are the parts of S_i (the split and
 //      interleaved forms below), with a Finish that keeps each as three doubles and a bound on
 //      their distance to it (KeepPartSums);
-//   2. one thread per output certifies each part of y_i from those (round_scaled_parts_within);
-//      an output it cannot certify (or with a NaN or an infinity about, or float values, which
-//      keep no parts) is summed again exactly, both parts in long accumulators, and rounded once
-//      from them (round_scaled_sums), the bits the certificate gives where it answers.
+//   2. one thread per output certifies each part of y_i from those (round_scaled_parts_within;
+//      for floats, the certified double rounding when it is no float midpoint); an output it
+//      cannot certify (or with a NaN or an infinity about) is summed again exactly, both parts in
+//      long accumulators, and rounded once from them (round_scaled_sums), the bits the certificate
+//      gives where it answers.
 #ifndef EXKOKKOS_COMPLEXGEMV_IMPL_HPP
 #define EXKOKKOS_COMPLEXGEMV_IMPL_HPP
 
@@ -144,10 +145,9 @@ struct ComplexGemvCombine {
   Op A;  // the complex matrix
   XView x;
   YView y;
-  PartsView parts;  // empty: no parts kept (floats)
+  PartsView parts;
   C alpha, beta;
   std::int64_t k_count;
-  bool kept;
   bool split;  // four sums T_pq an output (16 doubles), else re(S) and im(S) (8)
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
@@ -197,22 +197,24 @@ struct ComplexGemvCombine {
     return true;
   }
 
+  // Both parts certified from the kept sums; floats from the certified double rounding when it is
+  // no float midpoint (float_rounding_agrees).
   KOKKOS_INLINE_FUNCTION bool certify(std::int64_t i, const double (&ys)[2], bool read_y,
                                       double (&r)[2]) const {
-    if constexpr (std::is_same<Real, double>::value) {
-      if (!kept) return false;
-      const bool finite =
-          compat::isfinite(alpha.real()) && compat::isfinite(alpha.imag()) &&
-          (!read_y || (compat::isfinite(beta.real()) && compat::isfinite(beta.imag()) &&
-                       compat::isfinite(ys[0]) && compat::isfinite(ys[1])));
-      if (!finite) return false;
-      if (split) return certify_from<4>(i, ys, read_y, r);
-      return certify_from<2>(i, ys, read_y, r);
-      return true;
-    } else {
-      (void)i, (void)ys, (void)read_y, (void)r;
+    const bool finite =
+        compat::isfinite(alpha.real()) && compat::isfinite(alpha.imag()) &&
+        (!read_y || (compat::isfinite(beta.real()) && compat::isfinite(beta.imag()) &&
+                     compat::isfinite(ys[0]) && compat::isfinite(ys[1])));
+    if (!finite) return false;
+    if (!(split ? certify_from<4>(i, ys, read_y, r) : certify_from<2>(i, ys, read_y, r)))
       return false;
+    if constexpr (std::is_same<Real, float>::value) {
+      float f[2];
+      if (!float_rounding_agrees(r[0], f[0]) || !float_rounding_agrees(r[1], f[1])) return false;
+      r[0] = f[0];
+      r[1] = f[1];
     }
+    return true;
   }
 
   KOKKOS_INLINE_FUNCTION void exact(std::int64_t i, const double (&ys)[2], bool read_y,
