@@ -5,8 +5,8 @@
 // triangle backwards along its contiguous columns) beside KokkosBlas::trsm with one right-hand
 // side and a plain Kokkos substitution ("N"); the rank updates exger, exsyr and exsyr2 (lower)
 // beside the BLAS of the build (OpenBLAS' dger, dsyr, dsyr2, on the host) and a plain Kokkos
-// kernel of the same shape (A(i, j) += alpha x(i) y(j)); complex exgemv ("N", "T", "C") beside
-// KokkosBlas::gemv on complex values. Prints the time ratios at the end
+// kernel of the same shape (A(i, j) += alpha x(i) y(j)); complex exgemv ("N", "T", "C", double and
+// float) beside KokkosBlas::gemv on complex values. Prints the time ratios at the end
 // (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
@@ -105,53 +105,73 @@ void register_gemv(const std::string& routine, const char* trans, const std::str
       ->Unit(benchmark::kMillisecond);
 }
 
-// Complex exgemv beside KokkosBlas::gemv (OpenBLAS' zgemv behind it on the host), "N", "T" and
-// "C", alpha 1.5 - 0.5i and beta 0.5 + 2i; uniform parts, or lognormal ones.
-using CMatrix = Kokkos::View<Kokkos::complex<double>**, Kokkos::LayoutLeft, Mem>;
-using CVec = Kokkos::View<Kokkos::complex<double>*, Kokkos::LayoutLeft, Mem>;
-
+// Complex exgemv beside KokkosBlas::gemv (OpenBLAS' zgemv or cgemv behind it on the host), "N",
+// "T" and "C", alpha 1.5 - 0.5i and beta 0.5 + 2i; uniform parts, or (complex<double>) lognormal
+// ones.
+template <class Real>
 struct ComplexGemvProblem {
-  CMatrix A;
-  CVec x, y, y0;
+  using Matrix = Kokkos::View<Kokkos::complex<Real>**, Kokkos::LayoutLeft, Mem>;
+  using Vector = Kokkos::View<Kokkos::complex<Real>*, Kokkos::LayoutLeft, Mem>;
+  Matrix A;
+  Vector x, y, y0;
 };
 
 template <class View>
 void fill_parts(const View& v, bool lognormal, std::uint64_t seed) {
   if (lognormal) return fill_lognormal(v, seed);
+  using C = typename View::non_const_value_type;
   auto h = Kokkos::create_mirror_view(v);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (std::size_t k = 0; k < h.span(); ++k) h.data()[k] = Kokkos::complex<double>(u(rng), u(rng));
+  for (std::size_t k = 0; k < h.span(); ++k) h.data()[k] = C(u(rng), u(rng));
   Kokkos::deep_copy(v, h);
 }
 
+template <class Real>
 void register_complex_gemv(const std::string& routine, const char* trans, const std::string& data,
                            std::size_t n,
-                           std::function<void(const char*, ComplexGemvProblem&)> body) {
+                           std::function<void(const char*, ComplexGemvProblem<Real>&)> body) {
+  using P = ComplexGemvProblem<Real>;
   const std::string name =
       routine + "/" + trans + "/" + data + "/" + std::to_string(n) + "x" + std::to_string(n);
   const std::string t = trans;
-  benchmark::RegisterBenchmark(
-      name.c_str(),
-      [=](benchmark::State& state) {
-        ComplexGemvProblem p{CMatrix("A", n, n), CVec("x", n), CVec("y", n), CVec("y0", n)};
-        const bool wide = data == "lognormal";
-        fill_parts(p.A, wide, n);
-        fill_parts(p.x, wide, n + 1);
-        fill_parts(p.y0, wide, n + 2);
-        for (auto _ : state) {
-          state.PauseTiming();
-          Kokkos::deep_copy(p.y, p.y0);
-          Space().fence();
-          state.ResumeTiming();
-          body(t.c_str(), p);
-          Space().fence();
-        }
-        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n *
-                                sizeof(Kokkos::complex<double>));
-      })
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [=](benchmark::State& state) {
+                                 P p{typename P::Matrix("A", n, n), typename P::Vector("x", n),
+                                     typename P::Vector("y", n), typename P::Vector("y0", n)};
+                                 const bool wide = data == "lognormal";
+                                 fill_parts(p.A, wide, n);
+                                 fill_parts(p.x, wide, n + 1);
+                                 fill_parts(p.y0, wide, n + 2);
+                                 for (auto _ : state) {
+                                   state.PauseTiming();
+                                   Kokkos::deep_copy(p.y, p.y0);
+                                   Space().fence();
+                                   state.ResumeTiming();
+                                   body(t.c_str(), p);
+                                   Space().fence();
+                                 }
+                                 state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n *
+                                                         sizeof(Kokkos::complex<Real>));
+                               })
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
+}
+
+// exgemv and KokkosBlas::gemv on complex<Real>, under routine names with the suffix.
+template <class Real>
+void register_complex_gemv_pair(const char* trans, const char* data, const std::string& suffix) {
+  using C = Kokkos::complex<Real>;
+  register_complex_gemv<Real>(
+      "exgemv_" + suffix, trans, data, 2048, [](const char* t, ComplexGemvProblem<Real>& p) {
+        ExKokkos::exgemv(Space(), t, C(1.5, -0.5), p.A, p.x, C(0.5, 2), p.y);
+      });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+  register_complex_gemv<Real>("KokkosBlas::gemv_" + suffix, trans, data, 2048,
+                              [](const char* t, ComplexGemvProblem<Real>& p) {
+                                KokkosBlas::gemv(t, C(1.5, -0.5), p.A, p.x, C(0.5, 2), p.y);
+                              });
+#endif
 }
 
 struct TrsvProblem {
@@ -264,21 +284,11 @@ int main(int argc, char** argv) {
 #endif
       }
     }
-  for (const char* data : {"uniform", "lognormal"})
-    for (const char* trans : {"N", "T", "C"}) {
-      register_complex_gemv("exgemv_complex", trans, data, 2048,
-                            [](const char* t, ComplexGemvProblem& p) {
-                              ExKokkos::exgemv(Space(), t, Kokkos::complex<double>(1.5, -0.5), p.A,
-                                               p.x, Kokkos::complex<double>(0.5, 2), p.y);
-                            });
-#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
-      register_complex_gemv("KokkosBlas::gemv_complex", trans, data, 2048,
-                            [](const char* t, ComplexGemvProblem& p) {
-                              KokkosBlas::gemv(t, Kokkos::complex<double>(1.5, -0.5), p.A, p.x,
-                                               Kokkos::complex<double>(0.5, 2), p.y);
-                            });
-#endif
-    }
+  for (const char* trans : {"N", "T", "C"}) {
+    for (const char* data : {"uniform", "lognormal"})
+      register_complex_gemv_pair<double>(trans, data, "complex");
+    register_complex_gemv_pair<float>(trans, "uniform", "complex_float");
+  }
   for (std::size_t n : {1024, 4096}) {
     register_trsv("extrsv", "L", n,
                   [](TrsvProblem& p) { ExKokkos::extrsv(Space(), "L", "N", "N", p.T, p.b); });
@@ -339,6 +349,7 @@ int main(int argc, char** argv) {
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"exgemv", "KokkosBlas::gemv"},
       {"exgemv_complex", "KokkosBlas::gemv_complex"},
+      {"exgemv_complex_float", "KokkosBlas::gemv_complex_float"},
       {"extrsv", "KokkosBlas::trsm"},
       {"extrsv", "plain_substitution"},
       {"exger", "dger"},
