@@ -31,10 +31,6 @@
 namespace ExKokkos {
 namespace Impl {
 
-struct ScaledSumFrame {
-  static constexpr int num_digits = 170;
-};
-
 // Adds (or subtracts) value * 2^position, value < 2^64, to carry-save digits: three chunks below
 // 2^32, each to its own digit.
 KOKKOS_INLINE_FUNCTION void add_shifted(std::uint64_t* digits, std::uint64_t value, int position,
@@ -64,10 +60,11 @@ KOKKOS_INLINE_FUNCTION void add_shifted(std::uint64_t* digits, std::uint64_t val
 // replaced by its proxy, decide the result (finite terms cannot change an infinity or a NaN, and
 // leaving them out keeps their floating-point overflow from making a spurious inf - inf). When
 // every term is an exact zero the result is their IEEE sum, signed zeros and all.
+// The frame's digits: 170 for one scaled sum (the bound in the header), 200 for two (above).
 template <int NS>
 struct ScaledSumsFrame {
   static_assert(NS >= 1 && NS <= 2, "frame sizes are proved for one or two scaled sums");
-  static constexpr int num_digits = NS == 1 ? ScaledSumFrame::num_digits : 200;
+  static constexpr int num_digits = NS == 1 ? 170 : 200;
 };
 
 template <class T, int NS, int NP>

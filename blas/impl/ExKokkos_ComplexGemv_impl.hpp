@@ -45,7 +45,7 @@ KOKKOS_INLINE_FUNCTION void complex_operand_parts(const AView& A, std::int64_t i
 //     each lane of the host schedule reads consecutive reals of a column;
 //   interleaved (the terms along that dimension: LayoutRight "N", LayoutLeft "T" and "C"): the m
 //     real outputs walk the 2n reals of their row of op(A), re(a_k), im(a_k) in turn, against
-//     x's parts rearranged (interleaved_factors): re(S_i) with re(x_k), -im(x_k), im(S_i) with
+//     x's parts rearranged (InterleavedFactors): re(S_i) with re(x_k), -im(x_k), im(S_i) with
 //     im(x_k), re(x_k) (for "C", +im(x_k) and -re(x_k): negation is exact); one run per part.
 // Neither (a strided matrix with no dimension of stride 1): ComplexRowParts reads part p of each
 // element, in the split form.
