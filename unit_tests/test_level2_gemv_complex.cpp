@@ -6,8 +6,9 @@
 // ties), coefficients from ordinary to purely real, purely imaginary, zero and out of TwoProd's
 // range; outputs built to land on rounding ties after the two parts of S_i cancel in alpha S_i
 // (which no compensated certificate can round); every trans, three layouts, Kokkos::Serial and
-// the default host space under each schedule (ctest runs it with 1, 2 and 3 threads). Then IEEE
-// special values, BLAS' zero rules, and wrong arguments refused with y untouched.
+// the default host space under each schedule, team, league, accumulator and expansion size, and
+// with the inner index permuted (ctest runs it with 1, 2 and 3 threads). Then IEEE special
+// values, BLAS' zero rules, and wrong arguments refused with y untouched.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_GemvOracle.hpp>
@@ -15,12 +16,14 @@
 
 #include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_HostMatrix.hpp"
+#include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -75,23 +78,47 @@ typename ExKokkosTest::HostMatrix<C<T>, Layout>::type matrix_of(const Dense<T>& 
   return m;
 }
 
-// Runs exgemv on `space` with `options` and compares every output with the oracle.
+// Runs exgemv on `space` with `options`; returns y.
 template <class T, class Layout, class Space>
-void check_gemv(const Space& space, const ExKokkos::Options& options, char trans, const Dense<T>& a,
-                std::size_t cols, const std::vector<C<T>>& x, C<T> alpha, C<T> beta,
-                const std::vector<C<T>>& y0, const std::string& what, int& failures) {
+std::vector<C<T>> run_gemv(const Space& space, const ExKokkos::Options& options, char trans,
+                           const Dense<T>& a, std::size_t cols, const std::vector<C<T>>& x,
+                           C<T> alpha, C<T> beta, const std::vector<C<T>>& y0) {
   const auto A = matrix_of<T, Layout>(a, cols);
   const auto xv = ExKokkosTest::vector_of<Layout>(x);
   const auto yv = ExKokkosTest::vector_of<Layout>(y0);
   const char t[2] = {trans, '\0'};
   ExKokkos::exgemv(space, t, alpha, A, xv, beta, yv, options);
   space.fence();
-  for (std::size_t i = 0; i < y0.size(); ++i) {
-    const C<T> want = oracle_entry(trans, a, i, x, alpha, beta, y0[i]);
-    if (!same_bits(C<T>(yv(i)), want) && ++failures <= 10)
-      ADD_FAILURE() << what << " trans " << trans << " y(" << i << ") = " << describe(C<T>(yv(i)))
-                    << ", expected " << describe(want);
-  }
+  std::vector<C<T>> y(y0.size());
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = yv(i);
+  return y;
+}
+
+template <class T>
+std::vector<C<T>> oracle(char trans, const Dense<T>& a, const std::vector<C<T>>& x, C<T> alpha,
+                         C<T> beta, const std::vector<C<T>>& y0) {
+  std::vector<C<T>> want(y0.size());
+  for (std::size_t i = 0; i < y0.size(); ++i)
+    want[i] = oracle_entry(trans, a, i, x, alpha, beta, y0[i]);
+  return want;
+}
+
+template <class T>
+void compare(const std::vector<C<T>>& got, const std::vector<C<T>>& want, char trans,
+             const std::string& what, int& failures) {
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (!same_bits(got[i], want[i]) && ++failures <= 10)
+      ADD_FAILURE() << what << " trans " << trans << " y(" << i << ") = " << describe(got[i])
+                    << ", expected " << describe(want[i]);
+}
+
+// Runs exgemv on `space` with `options` and compares every output with the oracle.
+template <class T, class Layout, class Space>
+void check_gemv(const Space& space, const ExKokkos::Options& options, char trans, const Dense<T>& a,
+                std::size_t cols, const std::vector<C<T>>& x, C<T> alpha, C<T> beta,
+                const std::vector<C<T>>& y0, const std::string& what, int& failures) {
+  compare(run_gemv<T, Layout>(space, options, trans, a, cols, x, alpha, beta, y0),
+          oracle(trans, a, x, alpha, beta, y0), trans, what, failures);
 }
 
 template <class T>
@@ -214,39 +241,86 @@ TEST(GemvComplex, TiesAfterTheSumPartsCancel) {
   EXPECT_EQ(failures, 0);
 }
 
-// Every schedule, expansion size and team shape gives the oracle's bits.
-TEST(GemvComplex, EveryScheduleGivesTheSameBits) {
-  ExKokkosTest::Rng rng(17);
+// Every schedule, under team sizes from one thread to the widest the host allows, league sizes
+// from one team to more teams than outputs, 1 to 8 long accumulators per team and every expansion
+// size, gives the oracle's bits, on the default host space and on Serial; so does the inner index
+// permuted (the columns of op(A) and the elements of x moved together). A's real parts and x's
+// imaginary parts spread over 2^+-30 (float: 2^+-12), so that the four part sums of a row differ
+// widely in size.
+template <class T>
+void schedules_and_tuning(std::uint64_t seed) {
+  ExKokkosTest::Rng rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int spread = sizeof(T) == sizeof(float) ? 12 : 30;
+  const auto wide = [&](int range) { return T(std::ldexp(u(rng), int(range * u(rng)))); };
   const std::size_t m = 45, n = 70;
+  const int widest = ExKokkosTest::widest_team<Host>();
+  struct Setting {
+    int team, league, copies, expansion;
+  };
+  const std::vector<Setting> settings{{0, 0, 0, 0},      {1, 1, 1, 2},        {2, 3, 2, 3},
+                                      {widest, 7, 4, 4}, {widest, 200, 8, 8}, {1, 64, 0, 6}};
   for (const char trans : {'N', 'T', 'C'}) {
     const std::size_t rows = trans == 'N' ? m : n, cols = trans == 'N' ? n : m;
-    Dense<double> a(rows, std::vector<C<double>>(cols));
+    Dense<T> a(rows, std::vector<C<T>>(cols));
     for (auto& row : a)
-      for (auto& e : row) e = C<double>(std::ldexp(u(rng), int(20 * u(rng))), u(rng));
-    std::vector<C<double>> x(n), y(m);
-    for (auto& v : x) v = C<double>(u(rng), std::ldexp(u(rng), int(30 * u(rng))));
-    for (auto& v : y) v = C<double>(u(rng), u(rng));
+      for (auto& e : row) e = C<T>(wide(spread), wide(2));
+    std::vector<C<T>> x(n), y(m);
+    for (auto& v : x) v = C<T>(wide(2), wide(spread));
+    for (auto& v : y) v = C<T>(wide(2), wide(2));
+    const C<T> alpha(T(1.5), T(-2)), beta(T(0.5), T(0.25));
+    const auto want = oracle(trans, a, x, alpha, beta, y);
     int failures = 0;
     for (const auto schedule :
          {ExKokkos::Schedule::automatic, ExKokkos::Schedule::output_lanes,
           ExKokkos::Schedule::inner_lanes, ExKokkos::Schedule::team_per_output,
           ExKokkos::Schedule::output_block}) {
-      for (const int expansion : {0, 2, 8}) {
+      for (const Setting& s : settings) {
         ExKokkos::Options o;
         o.schedule = schedule;
-        o.expansion_size = expansion;
-        const std::string what =
-            "schedule " + std::to_string(int(schedule)) + " expansion " + std::to_string(expansion);
-        check_gemv<double, Kokkos::LayoutLeft>(Host(), o, trans, a, cols, x, C<double>(1.5, -2),
-                                               C<double>(0.5, 0.25), y, what, failures);
-        check_gemv<double, Kokkos::LayoutRight>(Kokkos::Serial(), o, trans, a, cols, x,
-                                                C<double>(-1, 0), C<double>(0, 1), y,
-                                                what + " Serial", failures);
+        o.team_size = std::min(s.team, widest);
+        o.league_size = s.league;
+        o.accumulators_per_team = s.copies;
+        o.expansion_size = s.expansion;
+        const std::string what = "schedule " + std::to_string(int(schedule)) + " team " +
+                                 std::to_string(o.team_size) + " league " +
+                                 std::to_string(s.league) + " copies " + std::to_string(s.copies) +
+                                 " expansion " + std::to_string(s.expansion);
+        compare(run_gemv<T, Kokkos::LayoutLeft>(Host(), o, trans, a, cols, x, alpha, beta, y), want,
+                trans, what, failures);
+        o.team_size = std::min(o.team_size, ExKokkosTest::widest_team<Kokkos::Serial>());
+        compare(run_gemv<T, Kokkos::LayoutRight>(Kokkos::Serial(), o, trans, a, cols, x, alpha,
+                                                 beta, y),
+                want, trans, what + " Serial", failures);
       }
     }
+    // The inner index permuted.
+    std::vector<std::size_t> perm(n);
+    std::iota(perm.begin(), perm.end(), std::size_t(0));
+    std::shuffle(perm.begin(), perm.end(), rng);
+    Dense<T> pa = a;
+    std::vector<C<T>> px(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      px[k] = x[perm[k]];
+      for (std::size_t i = 0; i < m; ++i) {
+        if (trans == 'N')
+          pa[i][k] = a[i][perm[k]];
+        else
+          pa[k][i] = a[perm[k]][i];
+      }
+    }
+    compare(run_gemv<T, Kokkos::LayoutLeft>(Host(), {}, trans, pa, cols, px, alpha, beta, y), want,
+            trans, "inner index permuted", failures);
     EXPECT_EQ(failures, 0) << "trans " << trans;
   }
+}
+
+TEST(GemvComplex, EveryScheduleTeamAndLeagueSizeGivesTheSameBitsDouble) {
+  schedules_and_tuning<double>(17);
+}
+
+TEST(GemvComplex, EveryScheduleTeamAndLeagueSizeGivesTheSameBitsFloat) {
+  schedules_and_tuning<float>(18);
 }
 
 // IEEE special values: where a NaN or an infinity takes part, each part is what Kokkos::complex's
