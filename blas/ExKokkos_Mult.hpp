@@ -4,7 +4,8 @@
 // (ExKokkos_RoundedMult.hpp), so any partition gives the same bits. As KokkosBlas does, a zero
 // coefficient drops its term and its views are not read: gamma = 0 gives RN(alpha A(i) X(i)),
 // alpha = 0 gives RN(gamma Y(i)), both +0. A: rank-1 view of Y's rows; X and Y: rank-1 views, or
-// rank-2 views of one shape (each column of X multiplied by A); any layout.
+// rank-2 views of one shape (each column of X multiplied by A); any layout. Kokkos::complex values:
+// each part of each element its exact value rounded once (ExKokkos_RoundedComplexMult.hpp).
 //
 //   ExKokkos::exmult(space, gamma, Y, alpha, A, X);   ExKokkos::exmult(gamma, Y, alpha, A, X);
 #ifndef EXKOKKOS_MULT_HPP
@@ -12,6 +13,7 @@
 
 #include "impl/ExKokkos_Elementwise_impl.hpp"
 
+#include <ExKokkos_RoundedComplexMult.hpp>
 #include <ExKokkos_RoundedMult.hpp>
 
 #include <sstream>
@@ -99,8 +101,8 @@ void exmult(const ExecSpace& space, typename YView::non_const_value_type gamma, 
                              typename AView::non_const_value_type>::value,
                 "ExKokkos::exmult: A and Y must hold the same value type");
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exmult");
-  static_assert(Impl::is_exact_scalar<typename YView::non_const_value_type>(),
-                "ExKokkos::exmult: Y must hold double or float (complex: not supported)");
+  static_assert(Impl::is_exact_value<typename YView::non_const_value_type>(),
+                "ExKokkos::exmult: Y must hold double, float or their Kokkos::complex");
   Impl::check_elementwise_views("ExKokkos::exmult", Y, X);
   Impl::check_mult_scale("ExKokkos::exmult", Y, A);
   Impl::mult_into(space, gamma, Impl::write_view<ExecSpace>(Y), alpha,

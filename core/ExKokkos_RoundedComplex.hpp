@@ -13,6 +13,7 @@
 #define EXKOKKOS_ROUNDEDCOMPLEX_HPP
 
 #include "ExKokkos_RoundedSumOfProducts.hpp"
+#include "ExKokkos_ScaledSumRounding.hpp"
 
 namespace ExKokkos {
 namespace Impl {
@@ -62,6 +63,50 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_combination_fast(
   const bool re_ok = rounded_sum_of_products_fast(f.re_c, f.re_v, re);
   const bool im_ok = rounded_sum_of_products_fast(f.im_c, f.im_v, im);
   return re_ok & im_ok;
+}
+
+// The coefficients of part p of alpha S + beta y for complex alpha, S, beta, y: alpha's f[j]
+// multiplies part j of S (and beta's, part j of y). The negation is exact.
+//   p = 0: re(alpha) re(S) - im(alpha) im(S) + re(beta) re(y) - im(beta) im(y)
+//   p = 1: im(alpha) re(S) + re(alpha) im(S) + im(beta) re(y) + re(beta) im(y)
+template <class C>
+KOKKOS_INLINE_FUNCTION void complex_part_coefficients(const C& c, int p, double (&f)[2]) {
+  const double re = static_cast<double>(c.real()), im = static_cast<double>(c.imag());
+  f[0] = p == 0 ? re : im;
+  f[1] = p == 0 ? -im : re;
+}
+
+// Adds the exact product (ar + ai i)(xr + xi i) to the complex sum held in s[0] (re) and s[1] (im):
+// re += ar xr - ai xi, im += ai xr + ar xi (the negation is exact).
+KOKKOS_INLINE_FUNCTION void add_complex_product(LongAccumulator (&s)[2], double ar, double ai,
+                                                double xr, double xi) {
+  s[0].add_product(ar, xr);
+  s[0].add_product(-ai, xi);
+  s[1].add_product(ai, xr);
+  s[1].add_product(ar, xi);
+}
+
+// Both parts of RN(alpha S + beta y), each rounded once, for an exact complex S whose parts are
+// the sums held in s[0] (re) and s[1] (im): two scaled exact sums and two exact products a part
+// (round_scaled_sums, ExKokkos_ScaledSumRounding.hpp). read_y == false leaves beta y out (y is not
+// read). The accumulators are normalized here.
+template <class T, class C>
+KOKKOS_INLINE_FUNCTION Kokkos::complex<T> round_complex_scaled_sum(LongAccumulator (&s)[2],
+                                                                   const C& alpha, const C& beta,
+                                                                   const double (&ys)[2],
+                                                                   bool read_y) {
+  s[0].normalize();
+  s[1].normalize();
+  const std::uint64_t* const sums[2] = {s[0].digits(), s[1].digits()};
+  const std::uint32_t flags[2] = {s[0].flags(), s[1].flags()};
+  T r[2];
+  for (int p = 0; p < 2; ++p) {
+    double a[2], b[2];
+    complex_part_coefficients(alpha, p, a);
+    complex_part_coefficients(beta, p, b);
+    r[p] = round_scaled_sums<T, 2, 2>(sums, flags, a, b, ys, read_y);
+  }
+  return Kokkos::complex<T>(r[0], r[1]);
 }
 
 // RN(a x) per part.

@@ -12,6 +12,7 @@
 // routine's bits) and a coefficient view.
 #include <ExKokkos.hpp>
 
+#include <ExKokkosTest_GemvOracle.hpp>
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
@@ -20,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -49,6 +51,29 @@ C<T> combination(const std::vector<C<T>>& c, const std::vector<C<T>>& v) {
     kept_v.push_back(v[k]);
   }
   return ExKokkosTest::exact_combination(kept_c, kept_v);
+}
+
+// exmult's oracle: gamma y + alpha a x, each part the exact value rounded once; alpha == 0 gives
+// gamma y alone (+0 +0i when gamma is zero too), gamma == 0 leaves y unread. With S = a x exactly,
+// part p is alpha's parts times S's parts plus gamma's times y's (the gemv oracle of one term).
+template <class T>
+C<T> mult_oracle(C<T> gamma, C<T> y, C<T> alpha, C<T> a, C<T> x) {
+  const C<T> zero(T(0), T(0));
+  if (alpha == zero) return combination<T>({gamma}, {y});
+  const std::vector<std::vector<double>> f{{a.real(), -a.imag()}, {a.imag(), a.real()}};
+  const std::vector<std::vector<double>> g{{x.real(), x.imag()}, {x.real(), x.imag()}};
+  const std::vector<double> ys{y.real(), y.imag()};
+  const bool read_y = gamma != zero, to_float = sizeof(T) == sizeof(float);
+  const auto part = [&](const std::vector<double>& al, const std::vector<double>& be) {
+    return T(ExKokkosTest::exact_scaled_sums(al, f, g, be, ys, read_y, to_float));
+  };
+  return C<T>(part({alpha.real(), -alpha.imag()}, {gamma.real(), -gamma.imag()}),
+              part({alpha.imag(), alpha.real()}, {gamma.imag(), gamma.real()}));
+}
+
+template <class T>
+bool finite(const C<T>& v) {
+  return std::isfinite(v.real()) && std::isfinite(v.imag());
 }
 
 template <class T>
@@ -108,6 +133,20 @@ void check_routines(const Space& space, const std::vector<C<T>>& x, const std::v
   for (std::size_t i = 0; i < n; ++i)
     expect_same(C<T>(zv(i)), combination<T>({c[0], c[1], c[2]}, {x[i], y[i], z[i]}),
                 "exupdate " + what, failures);
+
+  // exmult: z = c2 z + c0 y .* x, on finite data and coefficients (special values: below).
+  bool all_finite = finite(c[0]) && finite(c[2]);
+  for (std::size_t i = 0; i < n; ++i)
+    all_finite = all_finite && finite(x[i]) && finite(y[i]) && finite(z[i]);
+  if (!all_finite) return;
+  for (std::size_t i = 0; i < n; ++i) {
+    yv(i) = y[i];
+    zv(i) = z[i];
+  }
+  ExKokkos::exmult(space, c[2], zv, c[0], yv, xv);
+  space.fence();
+  for (std::size_t i = 0; i < n; ++i)
+    expect_same(C<T>(zv(i)), mult_oracle(c[2], z[i], c[0], y[i], x[i]), "exmult " + what, failures);
 }
 
 template <class T>
@@ -159,6 +198,115 @@ TEST(ElementwiseComplex, DoubleAgainstTheOracle) {
 }
 TEST(ElementwiseComplex, FloatAgainstTheOracle) {
   check_generators<float>();
+}
+
+// exmult on values built to cancel and to tie. Cancellation: the product generators' designed
+// pairs as a's and x's parts, so that re(a x) = a_i b_i + a_j b_j is a designed difference of
+// products, scaled by a complex alpha into four triple products a part, beside gamma y. Ties:
+// y's real part 1 + k ulp(1) and re(alpha a x) half an ulp of it (or a bit beside) through the
+// cross term im(alpha) im(a) re(x), so that only an exact rounding gets the even neighbour.
+template <class T>
+void check_mult_designed() {
+  int failures = 0;
+  std::mt19937_64 rng(8191);
+  using V = Kokkos::View<C<T>*, Kokkos::HostSpace>;
+  const auto run = [](C<T> gamma, C<T> y, C<T> alpha, C<T> a, C<T> x) {
+    V yv("y", 1), av("a", 1), xv("x", 1);
+    yv(0) = y;
+    av(0) = a;
+    xv(0) = x;
+    ExKokkos::exmult(Host(), gamma, yv, alpha, av, xv);
+    Host().fence();
+    return C<T>(yv(0));
+  };
+  for (const auto& g : ExKokkosTest::product_generators()) {
+    auto [p, q] = g.generate(64, rng);
+    const std::size_t m = std::min(p.size(), q.size());
+    for (std::size_t i = 0; i + 1 < m; ++i) {
+      const C<T> a(T(p[i]), T(p[i + 1])), x(T(q[i]), T(-q[i + 1]));
+      if (!finite(a) || !finite(x)) continue;
+      const C<T> alpha(T(0.75), T(std::ldexp(1.0, -int(i % 40)))), gamma(T(-1), T(0.5));
+      const C<T> y(T(q[(i + 2) % m]), T(p[(i + 3) % m]));
+      if (!finite(y)) continue;
+      expect_same(run(gamma, y, alpha, a, x), mult_oracle(gamma, y, alpha, a, x),
+                  g.name + " exmult " + std::to_string(i), failures);
+      expect_same(run(C<T>(T(0), T(0)), y, alpha, a, x),
+                  mult_oracle(C<T>(T(0), T(0)), y, alpha, a, x),
+                  g.name + " exmult, gamma 0, " + std::to_string(i), failures);
+    }
+  }
+  const int digits = std::numeric_limits<T>::digits;
+  for (int k = 0; k < 4; ++k)
+    for (int beside = -1; beside <= 1; ++beside)
+      for (const T sign : {T(1), T(-1)}) {
+        // im(alpha) im(a) re(x) = +-2^-10 2^-20 2^(30 - digits) (1 + beside 2^-20): half an ulp
+        // of y's real part (k > 0), or a bit beside it.
+        const T half_ulp = T(std::ldexp(1.0 + beside * 0x1p-20, -digits + 30));
+        const C<T> alpha(T(0), sign * T(std::ldexp(1.0, -10))), a(T(0), T(std::ldexp(1.0, -20)));
+        const C<T> x(half_ulp, T(0));
+        const C<T> y(T(1) + T(k) * std::numeric_limits<T>::epsilon(), T(0.5));
+        const C<T> gamma(T(1), T(0));
+        expect_same(run(gamma, y, alpha, a, x), mult_oracle(gamma, y, alpha, a, x),
+                    "exmult tie k " + std::to_string(k) + " beside " + std::to_string(beside),
+                    failures);
+      }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(ElementwiseComplex, MultCancellationAndTies) {
+  check_mult_designed<double>();
+  check_mult_designed<float>();
+}
+
+// exmult with NaN and infinities: each part as Kokkos::complex's operators give it on
+// gamma y + alpha (a x) (a NaN where they give a NaN, the same infinity, else a finite value: its
+// value is the oracle's business, checked above); and BLAS' zero rules: alpha == 0 reads neither
+// a nor x, gamma == 0 does not read y.
+TEST(ElementwiseComplex, MultSpecialValuesFollowIeee) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  using V = Kokkos::View<C<double>*, Kokkos::HostSpace>;
+  struct Case {
+    C<double> gamma, y, alpha, a, x;
+  };
+  const std::vector<Case> cases{
+      {C<double>(1, 0), C<double>(1, 1), C<double>(1, 0), C<double>(inf, 0), C<double>(2, 0)},
+      {C<double>(1, 0), C<double>(1, 1), C<double>(1, 0), C<double>(inf, 0), C<double>(1, 1)},
+      {C<double>(1, 0), C<double>(inf, 0), C<double>(1, 2), C<double>(1, 0), C<double>(3, 0)},
+      {C<double>(-inf, 0), C<double>(1, 0), C<double>(1, 2), C<double>(1, 0), C<double>(3, 0)},
+      {C<double>(1, 0), C<double>(1, nan), C<double>(1, 2), C<double>(1, 0), C<double>(3, 0)},
+      {C<double>(0.5, 0), C<double>(1, 0), C<double>(0, inf), C<double>(1, 0), C<double>(3, 1)},
+      {C<double>(0.5, 0), C<double>(1, 0), C<double>(1, 0), C<double>(nan, 0), C<double>(3, 1)},
+      {C<double>(0.5, 0), C<double>(1, 0), C<double>(1, 1), C<double>(2, 0), C<double>(-inf, inf)}};
+  const auto same = [](double got, double w) {
+    return std::isnan(w) ? std::isnan(got) : std::isinf(w) ? got == w : std::isfinite(got);
+  };
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const Case& k = cases[c];
+    V y("y", 1), a("a", 1), x("x", 1);
+    y(0) = k.y;
+    a(0) = k.a;
+    x(0) = k.x;
+    ExKokkos::exmult(Host(), k.gamma, y, k.alpha, a, x);
+    const C<double> want = k.gamma * k.y + k.alpha * (k.a * k.x);
+    EXPECT_TRUE(same(y(0).real(), want.real()) && same(y(0).imag(), want.imag()))
+        << "case " << c << ": " << describe(C<double>(y(0))) << ", the operators give "
+        << describe(want);
+  }
+  // Zero coefficients: their views are not read.
+  V y("y", 1), a("a", 1), x("x", 1);
+  y(0) = C<double>(1, -2);
+  a(0) = C<double>(nan, inf);
+  x(0) = C<double>(1, 1);
+  ExKokkos::exmult(Host(), C<double>(0, 2), y, C<double>(0, 0), a, x);
+  EXPECT_TRUE(same_bits(C<double>(y(0)), C<double>(4, 2))) << describe(C<double>(y(0)));
+  y(0) = C<double>(nan, nan);
+  a(0) = C<double>(2, 1);
+  ExKokkos::exmult(Host(), C<double>(0, 0), y, C<double>(1, 0), a, x);
+  EXPECT_TRUE(same_bits(C<double>(y(0)), C<double>(1, 3))) << describe(C<double>(y(0)));
+  y(0) = C<double>(nan, nan);
+  ExKokkos::exmult(Host(), C<double>(0, 0), y, C<double>(0, 0), a, x);
+  EXPECT_TRUE(same_bits(C<double>(y(0)), C<double>(0, 0))) << describe(C<double>(y(0)));
 }
 
 // exabs into a complex view (imaginary part +0) and into a real view; exfill.

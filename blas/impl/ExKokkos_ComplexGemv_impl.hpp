@@ -21,6 +21,7 @@
 #include "ExKokkos_RealifiedViews_impl.hpp"
 
 #include <ExKokkos_CompensatedScaledRounding.hpp>
+#include <ExKokkos_RoundedComplex.hpp>
 #include <ExKokkos_ScaledSumRounding.hpp>
 #include <impl/ExKokkos_ViewTraits_impl.hpp>
 
@@ -127,16 +128,6 @@ struct KeepPartSums {
   KOKKOS_INLINE_FUNCTION void store(std::int64_t, double) const {}
 };
 
-// The coefficients of part p's formula: alpha_j multiplies part j of S_i, beta_q part q of y_i.
-//   p = 0: re(alpha) re(S) - im(alpha) im(S) + re(beta) re(y) - im(beta) im(y)
-//   p = 1: im(alpha) re(S) + re(alpha) im(S) + im(beta) re(y) + re(beta) im(y)
-template <class C>
-KOKKOS_INLINE_FUNCTION void complex_part_coefficients(const C& c, int p, double (&f)[2]) {
-  const double re = static_cast<double>(c.real()), im = static_cast<double>(c.imag());
-  f[0] = p == 0 ? re : im;
-  f[1] = p == 0 ? -im : re;
-}
-
 // Pass 2: y_i from the kept parts when certified, else exactly.
 template <class Op, class XView, class YView, class PartsView, bool Transposed, bool Conjugated>
 struct ComplexGemvCombine {
@@ -224,21 +215,12 @@ struct ComplexGemvCombine {
       double re, im;
       complex_operand_parts<Op, Transposed, Conjugated>(A, i, k, re, im);
       const C xv = x(k);
-      const double xr = static_cast<double>(xv.real()), xi = static_cast<double>(xv.imag());
-      s[0].add_product(re, xr);
-      s[0].add_product(-im, xi);
-      s[1].add_product(im, xr);
-      s[1].add_product(re, xi);
+      add_complex_product(s, re, im, static_cast<double>(xv.real()),
+                          static_cast<double>(xv.imag()));
     }
-    for (int j = 0; j < 2; ++j) s[j].normalize();
-    const std::uint64_t* const sums[2] = {s[0].digits(), s[1].digits()};
-    const std::uint32_t flags[2] = {s[0].flags(), s[1].flags()};
-    for (int p = 0; p < 2; ++p) {
-      double a[2], b[2];
-      complex_part_coefficients(alpha, p, a);
-      complex_part_coefficients(beta, p, b);
-      r[p] = round_scaled_sums<Real, 2, 2>(sums, flags, a, b, ys, read_y);
-    }
+    const auto v = round_complex_scaled_sum<Real>(s, alpha, beta, ys, read_y);
+    r[0] = v.real();
+    r[1] = v.imag();
   }
 };
 
