@@ -55,6 +55,26 @@ struct MultOp {
   KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const double v) const { y(i) = v; }
 };
 
+// The same for complex doubles: each part of y = RN(gamma y + alpha a x), the values' parts
+// loaded as plain doubles.
+template <class YView, class AView, class XView>
+struct ComplexMultOp {
+  using C = Kokkos::complex<double>;
+  YView y;
+  AView a;
+  XView x;
+  C gamma, alpha;
+  KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t i, double& re, double& im) const {
+    const double yr = y(i).real(), yi = y(i).imag(), ar = a(i).real(), ai = a(i).imag();
+    const double xr = x(i).real(), xi = x(i).imag();
+    return rounded_complex_mult_fast(gamma, yr, yi, true, alpha, ar, ai, xr, xi, re, im);
+  }
+  KOKKOS_INLINE_FUNCTION C exact(const std::size_t i) const {
+    return rounded_complex_mult_exact(gamma, C(y(i)), true, alpha, C(a(i)), C(x(i)));
+  }
+  KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const C& v) const { y(i) = v; }
+};
+
 // The entry point, on canonical views (a rank 1, x and y rank 1 or 2).
 template <class ExecSpace, class YView, class AView, class XView>
 void mult_into(const ExecSpace& space, typename YView::non_const_value_type gamma, const YView& y,
@@ -67,6 +87,14 @@ void mult_into(const ExecSpace& space, typename YView::non_const_value_type gamm
       if (gamma != T(0) && alpha != T(0)) {
         for_each_certified(space, "ExKokkos::exmult", yj.extent(0),
                            MultOp<decltype(yj), AView, decltype(xj)>{yj, a, xj, gamma, alpha});
+        continue;
+      }
+    }
+    if constexpr (is_host_space<ExecSpace>() && std::is_same<T, Kokkos::complex<double>>::value) {
+      if (gamma != T(0) && alpha != T(0)) {
+        for_each_certified(
+            space, "ExKokkos::exmult", yj.extent(0),
+            ComplexMultOp<decltype(yj), AView, decltype(xj)>{yj, a, xj, gamma, alpha});
         continue;
       }
     }

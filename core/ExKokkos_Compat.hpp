@@ -56,6 +56,19 @@
 #define EXKOKKOS_DEVICE_UNROLL_BY(n)
 #endif
 
+// Short loops over a fixed array of terms (VecSum over up to 32 doubles) unrolled whole, so that
+// the array stays in registers and a loop over elements around them vectorizes: GCC peels at most
+// 16 iterations completely by itself. Device passes unroll them too; other host compilers (and
+// nvcc's and hipcc's host passes) decide.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define EXKOKKOS_UNROLL_TERMS EXKOKKOS_PRAGMA(unroll)
+#elif defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER) && \
+    !defined(__CUDACC__) && !defined(__HIPCC__)
+#define EXKOKKOS_UNROLL_TERMS EXKOKKOS_PRAGMA(GCC unroll 32)
+#else
+#define EXKOKKOS_UNROLL_TERMS
+#endif
+
 // The window loops of ExpansionLanes in 512-bit vectors where the target has AVX-512: GCC tunes
 // -march=skylake-avx512 (Kokkos' SKX) for 256-bit vectors, which leaves the cascades a quarter
 // slower (figures: docs/performance.md, "Tuning measurements"). Out of

@@ -43,10 +43,12 @@ KOKKOS_INLINE_FUNCTION bool certified_nearest(double r, double d, double margin)
 template <int M>
 KOKKOS_INLINE_FUNCTION void vec_sum_pass(double (&x)[M], double& d, double& magnitude,
                                          bool& exact) {
+  EXKOKKOS_UNROLL_TERMS
   for (int i = M - 1; i > 0; --i) two_sum(x[i - 1], x[i], x[i - 1], x[i]);
   d = M > 1 ? x[1] : 0.0;
   magnitude = compat::fabs(d);
   exact = true;
+  EXKOKKOS_UNROLL_TERMS
   for (int i = 2; i < M; ++i) {
     double s, err;
     two_sum(d, x[i], s, err);

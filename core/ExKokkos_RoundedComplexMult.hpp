@@ -69,15 +69,15 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_mult_part_fast(const double (&f
 }
 
 // Both parts' fast paths: true when (re, im) is certainly RN(gamma y + alpha a x); with_y ==
-// false: gamma y left out (y not read).
-KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_mult_fast(
-    const Kokkos::complex<double>& gamma, const Kokkos::complex<double>& y, bool with_y,
-    const Kokkos::complex<double>& alpha, const Kokkos::complex<double>& a,
-    const Kokkos::complex<double>& x, double& re, double& im) {
+// false: gamma y left out (y not read). The values come as their parts (plain doubles, which is
+// what lets a loop over elements vectorize: certified_block, blas/impl/ExKokkos_Elementwise_impl).
+KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_mult_fast(const Kokkos::complex<double>& gamma,
+                                                           double yr, double yi, bool with_y,
+                                                           const Kokkos::complex<double>& alpha,
+                                                           double ar, double ai, double xr,
+                                                           double xi, double& re, double& im) {
   const double gr = with_y ? gamma.real() : 0.0, gi = with_y ? gamma.imag() : 0.0;
-  const double yr = with_y ? y.real() : 0.0, yi = with_y ? y.imag() : 0.0;
   const double alr = alpha.real(), ali = alpha.imag();
-  const double ar = a.real(), ai = a.imag(), xr = x.real(), xi = x.imag();
   // The same products of a's and x's parts in both parts; alpha's part and sign differ.
   const double ak[4] = {ar, ai, ai, ar}, xk[4] = {xr, xi, xr, xi};
   const double fr[4] = {alr, -alr, -ali, -ali}, fi[4] = {ali, -ali, alr, alr};
@@ -95,7 +95,8 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<T> rounded_mult(const Kokkos::complex<T>&
                                                        const Kokkos::complex<T>& x) {
   if constexpr (std::is_same<T, double>::value) {
     double re, im;
-    if (rounded_complex_mult_fast(gamma, y, true, alpha, a, x, re, im))
+    if (rounded_complex_mult_fast(gamma, y.real(), y.imag(), true, alpha, a.real(), a.imag(),
+                                  x.real(), x.imag(), re, im))
       return Kokkos::complex<double>(re, im);
   }
   return rounded_complex_mult_exact(gamma, y, true, alpha, a, x);
@@ -109,7 +110,8 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<T> rounded_triple_product(const Kokkos::c
   const Kokkos::complex<T> zero(T(0), T(0));
   if constexpr (std::is_same<T, double>::value) {
     double re, im;
-    if (rounded_complex_mult_fast(zero, zero, false, alpha, a, x, re, im))
+    if (rounded_complex_mult_fast(zero, 0.0, 0.0, false, alpha, a.real(), a.imag(), x.real(),
+                                  x.imag(), re, im))
       return Kokkos::complex<double>(re, im);
   }
   return rounded_complex_mult_exact(zero, zero, false, alpha, a, x);
