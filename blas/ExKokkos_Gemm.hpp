@@ -5,7 +5,7 @@
 // sum is never rounded before alpha and beta are applied.
 //
 //   ExKokkos::exgemm(space, "N", "N", alpha, A, B, beta, C);   // C = alpha A B + beta C
-//   ExKokkos::exgemm(space, "T", "N", alpha, A, B, beta, C);   // op(A) = A^T ("C" is the same)
+//   ExKokkos::exgemm(space, "T", "N", alpha, A, B, beta, C);   // op(A) = A^T ("C": A^H)
 //   ExKokkos::exgemm("N", "T", alpha, A, B, beta, C);          // C's default execution space
 //
 // Conventions as KokkosBlas::gemm and BLAS: beta == 0 does not read C; alpha == 0 or an inner
@@ -14,6 +14,10 @@
 // leaves aliasing undefined; the span test also rejects interleaved views that share no element).
 // Value types double and float (A, B and C alike); any layout, strided subviews. Options as for
 // exgemv (schedule, expansion size, team and league size): every setting gives the same bits.
+// Kokkos::complex<double> and Kokkos::complex<float>: "C" (or "H") conjugates (for real values it
+// is "T");
+// each part of c_ij the exact value of the formula of Kokkos::complex's operators, rounded once,
+// computed column by column through complex exgemv (blas/impl/ExKokkos_ComplexGemm_impl.hpp).
 //
 // Cost: that of m * n exact dot products of length k (about 35 flops per term on the host, bound
 // by arithmetic, not memory), plus one long accumulator per output, cleared and rounded once.
@@ -35,6 +39,7 @@
 #define EXKOKKOS_GEMM_HPP
 
 #include "ExKokkos_Gemv.hpp"
+#include "impl/ExKokkos_ComplexGemm_impl.hpp"
 #include "impl/ExKokkos_GemmOzaki_impl.hpp"
 #include "impl/ExKokkos_Gemm_impl.hpp"
 
@@ -84,7 +89,7 @@ void exgemm_with(const ExecSpace& space, const Op& op_a, const Op& op_b,
 // The entry point, on canonical views (common/impl/ExKokkos_CanonicalViews_impl.hpp), after the
 // arguments were checked.
 template <class ExecSpace, class AView, class BView, class CView>
-void gemm_entry(const ExecSpace& space, bool trans_a, bool trans_b,
+void gemm_entry(const ExecSpace& space, bool trans_a, bool conj_a, bool trans_b, bool conj_b,
                 typename CView::const_value_type alpha, const AView& A, const BView& B,
                 typename CView::const_value_type beta, const CView& C, const Options& options) {
   using T = typename CView::non_const_value_type;
@@ -96,8 +101,12 @@ void gemm_entry(const ExecSpace& space, bool trans_a, bool trans_b,
                          ScaleMatrixFunctor<CView>{C, beta, m});
     return;
   }
-  exgemm_with(space, strided_operand(A, trans_a), strided_operand(B, trans_b), alpha, beta, C,
-              options);
+  if constexpr (is_exact_complex<T>()) {
+    complex_gemm(space, trans_a, conj_a, trans_b, conj_b, alpha, A, B, beta, C, options);
+  } else {
+    exgemm_with(space, strided_operand(A, trans_a), strided_operand(B, trans_b), alpha, beta, C,
+                options);
+  }
 }
 
 // The Ozaki path alone, with a chosen slice GEMM, slices and column-block size of the slice
@@ -110,8 +119,8 @@ OzakiPlan exgemm_ozaki(const ExecSpace& space, const char transA[], const char t
                        typename CView::const_value_type& beta, const CView& C, SliceGemm which,
                        std::int64_t block_bytes = 0, SliceDigits digits = SliceDigits::fp64) {
   const char* routine = "ExKokkos::exgemm";
-  const bool trans_a = parse_flag(routine, "transA", transA, "NTC") != 'N';
-  const bool trans_b = parse_flag(routine, "transB", transB, "NTC") != 'N';
+  const bool trans_a = parse_trans(routine, "transA", transA);
+  const bool trans_b = parse_trans(routine, "transB", transB);
   check_gemm_extents(routine, trans_a, trans_b, A, B, C);
   check_no_overlap(routine, "C", C, "A", A);
   check_no_overlap(routine, "C", C, "B", B);
@@ -139,7 +148,8 @@ void exgemm(const ExecSpace& space, const char transA[], const char transB[],
   Impl::require_accessible<ExecSpace, BView>();
   Impl::require_accessible<ExecSpace, CView>();
   using T = typename CView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::exgemm: C must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::exgemm: C must hold double, float or their Kokkos::complex");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value &&
                     std::is_same<T, typename BView::non_const_value_type>::value,
                 "ExKokkos::exgemm: A, B and C must hold the same value type");
@@ -150,12 +160,13 @@ void exgemm(const ExecSpace& space, const char transA[], const char transB[],
   Impl::validate_options(space, routine, Impl::OptionUses::gemm(), options,
                          Impl::ProblemFacts{std::int64_t(C.extent(0)) * std::int64_t(C.extent(1)),
                                             Impl::gemm_tiles_max_panel<ExecSpace>(options)});
-  const bool trans_a = Impl::parse_flag(routine, "transA", transA, "NTC") != 'N';
-  const bool trans_b = Impl::parse_flag(routine, "transB", transB, "NTC") != 'N';
+  const bool trans_a = Impl::parse_trans(routine, "transA", transA);
+  const bool trans_b = Impl::parse_trans(routine, "transB", transB);
   Impl::check_gemm_extents(routine, trans_a, trans_b, A, B, C);
   Impl::check_no_overlap(routine, "C", C, "A", A);
   Impl::check_no_overlap(routine, "C", C, "B", B);
-  Impl::gemm_entry(space, trans_a, trans_b, alpha, Impl::read_view<ExecSpace>(A),
+  Impl::gemm_entry(space, trans_a, Impl::parse_conjugate(transA), trans_b,
+                   Impl::parse_conjugate(transB), alpha, Impl::read_view<ExecSpace>(A),
                    Impl::read_view<ExecSpace>(B), beta, Impl::write_view<ExecSpace>(C), options);
 }
 
@@ -182,8 +193,8 @@ OzakiPlan exgemm_ozaki_plan(const ExecSpace& space, const char transA[], const c
   Impl::require_accessible<ExecSpace, AView>();
   Impl::require_accessible<ExecSpace, BView>();
   const char* routine = "ExKokkos::exgemm_ozaki_plan";
-  const bool trans_a = Impl::parse_flag(routine, "transA", transA, "NTC") != 'N';
-  const bool trans_b = Impl::parse_flag(routine, "transB", transB, "NTC") != 'N';
+  const bool trans_a = Impl::parse_trans(routine, "transA", transA);
+  const bool trans_b = Impl::parse_trans(routine, "transB", transB);
   const std::int64_t m = static_cast<std::int64_t>(A.extent(trans_a ? 1 : 0));
   const std::int64_t n = static_cast<std::int64_t>(B.extent(trans_b ? 0 : 1));
   if (A.extent(trans_a ? 0 : 1) != B.extent(trans_b ? 1 : 0))

@@ -79,9 +79,9 @@ void trmm_entry(const ExecSpace& space, const TriangularModes& modes,
   const auto b = read_view<ExecSpace>(B);
   const auto c = write_view<ExecSpace>(product);
   if (modes.left)
-    gemm_entry(space, modes.transposed, false, alpha, a, b, T(0), c, Options{});
+    gemm_entry(space, modes.transposed, false, false, false, alpha, a, b, T(0), c, Options{});
   else
-    gemm_entry(space, false, modes.transposed, alpha, b, a, T(0), c, Options{});
+    gemm_entry(space, false, false, modes.transposed, false, alpha, b, a, T(0), c, Options{});
   Kokkos::deep_copy(space, B, c);
 }
 

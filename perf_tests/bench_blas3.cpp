@@ -14,7 +14,8 @@
 // extrsm and extrmm beside KokkosBlas::trsm and KokkosBlas::trmm (side "L", uplo "L", trans "N",
 // diag "N", alpha 1.5, B n x n, rows "LLNN"): A's diagonal in [1, 2), the rest of its lower
 // triangle uniform(-1, 1) / n, so that the solves stay in range; GFLOP/s count m^2 n flops
-// (BLAS' count for both).
+// (BLAS' count for both). And exgemm on complex views beside KokkosBlas::gemm (zgemm): rows
+// "exgemm_complex/NN" and ".../CN" at 256, 512 and 1024.
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
@@ -158,6 +159,57 @@ void register_triangular(const std::string& routine, std::size_t n,
 
 }  // namespace
 
+// Complex rows: exgemm on Kokkos::complex<double> (column by column through complex exgemv) beside
+// KokkosBlas::gemm (zgemm), LayoutLeft, alpha 1.5 - 0.5i, beta 0.5 + 2i, both parts of every entry
+// uniform(-1, 1); trans "NN" and "CN"; GFLOP/s count 8 m n k flops.
+using ComplexMatrix =
+    Kokkos::View<Kokkos::complex<double>**, Kokkos::LayoutLeft, Space::memory_space>;
+
+struct ComplexFill {
+  ComplexMatrix M;
+  Kokkos::Random_XorShift64_Pool<Space> pool;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, const std::size_t j) const {
+    auto g = pool.get_state();
+    const double re = 2.0 * g.drand() - 1.0, im = 2.0 * g.drand() - 1.0;
+    pool.free_state(g);
+    M(i, j) = Kokkos::complex<double>(re, im);
+  }
+};
+
+struct ComplexGemmProblem {
+  ComplexMatrix A, B, C, C0;
+};
+
+void register_complex_gemm(const std::string& routine, const char* trans_a, std::size_t n,
+                           std::function<void(const char*, ComplexGemmProblem&)> body) {
+  const std::string name = routine + "/" + trans_a + "N/" + std::to_string(n) + "x" +
+                           std::to_string(n) + "x" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        ComplexGemmProblem p{ComplexMatrix("A", n, n), ComplexMatrix("B", n, n),
+                             ComplexMatrix("C", n, n), ComplexMatrix("C0", n, n)};
+        Kokkos::Random_XorShift64_Pool<Space> pool(n + 5);
+        for (const ComplexMatrix& M : {p.A, p.B, p.C0})
+          Kokkos::parallel_for("fill",
+                               Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {n, n}),
+                               ComplexFill{M, pool});
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.C, p.C0);
+          Space().fence();
+          state.ResumeTiming();
+          body(trans_a, p);
+          Space().fence();
+        }
+        state.counters["GFLOP/s"] =
+            benchmark::Counter(8.0 * double(n) * double(n) * double(n) * 1e-9,
+                               benchmark::Counter::kIsIterationInvariantRate);
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   benchmark::Initialize(&argc, argv);
@@ -216,10 +268,27 @@ int main(int argc, char** argv) {
     });
 #endif
   }
+  using Z = Kokkos::complex<double>;
+  for (std::size_t n : {256, 512, 1024})
+    for (const char* trans : {"N", "C"}) {
+      register_complex_gemm("exgemm_complex", trans, n, [](const char* t, ComplexGemmProblem& p) {
+        ExKokkos::exgemm(Space(), t, "N", Z(1.5, -0.5), p.A, p.B, Z(0.5, 2), p.C);
+      });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_complex_gemm("KokkosBlas::gemm_complex", trans, n,
+                            [](const char* t, ComplexGemmProblem& p) {
+                              KokkosBlas::gemm(t, "N", Z(1.5, -0.5), p.A, p.B, Z(0.5, 2), p.C);
+                            });
+#endif
+    }
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"exgemm", "KokkosBlas::gemm"},       {"exgemm_lanes", "KokkosBlas::gemm"},
-      {"exgemm_ozaki", "KokkosBlas::gemm"}, {"exgemm_ozaki", "exgemm_lanes"},
-      {"extrsm", "KokkosBlas::trsm"},       {"extrmm", "KokkosBlas::trmm"}};
+      {"exgemm", "KokkosBlas::gemm"},
+      {"exgemm_lanes", "KokkosBlas::gemm"},
+      {"exgemm_ozaki", "KokkosBlas::gemm"},
+      {"exgemm_ozaki", "exgemm_lanes"},
+      {"extrsm", "KokkosBlas::trsm"},
+      {"extrmm", "KokkosBlas::trmm"},
+      {"exgemm_complex", "KokkosBlas::gemm_complex"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

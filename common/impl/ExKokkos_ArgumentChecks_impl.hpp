@@ -68,15 +68,20 @@ inline char parse_flag(const char* routine, const char* what, const char flag[],
                               (flag == nullptr ? std::string("(null)") : std::string(flag)) + "\"");
 }
 
-// trans "N" or "T"/"C" ("C" is "T" for real values): true when transposed.
+// trans "N" or "T"/"C"/"H" ("C" and "H" are the conjugate transpose, "T" for real values): true
+// when transposed.
+inline bool parse_trans(const char* routine, const char* what, const char trans[]) {
+  return parse_flag(routine, what, trans, "NTCH") != 'N';
+}
 inline bool parse_trans(const char* routine, const char trans[]) {
-  return parse_flag(routine, "trans", trans, "NTC") != 'N';
+  return parse_trans(routine, "trans", trans);
 }
 
-// Whether an accepted trans asks for the conjugate transpose ("C"), which differs from "T" only
-// for complex values.
+// Whether an accepted trans asks for the conjugate transpose ("C" or "H"), which differs from "T"
+// only for complex values.
 inline bool parse_conjugate(const char trans[]) {
-  return trans != nullptr && std::toupper(static_cast<unsigned char>(trans[0])) == 'C';
+  const int c = trans == nullptr ? 0 : std::toupper(static_cast<unsigned char>(trans[0]));
+  return c == 'C' || c == 'H';
 }
 
 // The mode characters of the triangular routines: extrsv's uplo, trans and diag, and the side of
