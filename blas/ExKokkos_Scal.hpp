@@ -2,8 +2,9 @@
 // ExKokkos::exscal and ExKokkos::exinvscal: y(i) = RN(alpha * x(i)) and y(i) = RN(x(i) / alpha).
 // One IEEE multiplication or division per element is already correctly rounded; exinvscal
 // divides (it does not multiply by a rounded 1/alpha), which the LU relies on. y may alias x.
-// exscal also takes Kokkos::complex values: each part of alpha x rounded once from its exact
-// value (ExKokkos_RoundedComplex.hpp); exinvscal takes real values only.
+// Both take Kokkos::complex values too: each part of alpha x rounded once from its exact value
+// (ExKokkos_RoundedComplex.hpp), each part of x / alpha the exact quotient of its exact
+// numerator and |alpha|^2 rounded once (ExKokkos_RoundedQuotient.hpp).
 // As KokkosBlas::scal does, alpha == 0 writes zeros without reading x (no NaN from 0 * inf).
 // y and x: rank-1 views, or rank-2 views of one shape (every column). exscal's alpha: a scalar, or
 // as in KokkosBlas a rank-0 view or a rank-1 view of one value per column.
@@ -38,7 +39,9 @@ struct InvScalFunctor {
   YView y;
   XView x;
   T alpha;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = T(x(i)) / alpha; }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    y(i) = rounded_quotient(T(x(i)), alpha);
+  }
 };
 
 // y = RN(alpha x); complex doubles on the host in certified blocks that vectorize.
@@ -56,9 +59,22 @@ void launch_scal(const ExecSpace& space, const char* label, const YView& y,
   for_each_element(space, label, y.extent(0), ScalFunctor<YView, XView>{y, x, alpha});
 }
 
+// y = x / alpha; complex doubles on the host in certified blocks that vectorize.
+template <class ExecSpace, class YView, class XView>
+void launch_invscal(const ExecSpace& space, const char* label, const YView& y,
+                    typename YView::non_const_value_type alpha, const XView& x) {
+  using T = typename YView::non_const_value_type;
+  if constexpr (is_host_space<ExecSpace>() && std::is_same<T, Kokkos::complex<double>>::value) {
+    for_each_certified(space, label, y.extent(0),
+                       ComplexQuotientOp<YView, XView, false>{y, x, alpha});
+    return;
+  }
+  for_each_element(space, label, y.extent(0), InvScalFunctor<YView, XView>{y, x, alpha});
+}
+
 // Every column of the canonical y and x (rank 1: one column), one launch each, with that column's
 // alpha (a scalar, or HostCoefficients: ExKokkos_Coefficients_impl.hpp): exscal's ScalFunctor
-// (through launch_scal) or exinvscal's InvScalFunctor.
+// (through launch_scal) or exinvscal's InvScalFunctor (through launch_invscal).
 template <template <class, class> class Functor, class ExecSpace, class YView, class Alpha,
           class XView>
 void scal_columns(const ExecSpace& space, const char* label, const YView& y, const Alpha& alpha,
@@ -70,7 +86,7 @@ void scal_columns(const ExecSpace& space, const char* label, const YView& y, con
     if constexpr (std::is_same<F, ScalFunctor<decltype(yj), decltype(xj)>>::value)
       launch_scal(space, label, yj, coefficient(alpha, j), xj);
     else
-      for_each_element(space, label, yj.extent(0), F{yj, xj, coefficient(alpha, j)});
+      launch_invscal(space, label, yj, coefficient(alpha, j), xj);
   }
 }
 
@@ -105,8 +121,8 @@ void exinvscal(const ExecSpace& space, const YView& y, typename YView::non_const
                const XView& x) {
   Impl::require_accessible<ExecSpace, YView>();
   Impl::require_accessible<ExecSpace, XView>();
-  static_assert(Impl::is_exact_scalar<typename YView::non_const_value_type>(),
-                "ExKokkos::exinvscal: y must hold double or float (complex: not supported)");
+  static_assert(Impl::is_exact_value<typename YView::non_const_value_type>(),
+                "ExKokkos::exinvscal: y must hold double, float or their Kokkos::complex");
   const Impl::HostCall<ExecSpace> call(space, "ExKokkos::exinvscal");
   Impl::check_elementwise_views("ExKokkos::exinvscal", y, x);
   Impl::scal_columns<Impl::InvScalFunctor>(space, "ExKokkos::exinvscal",

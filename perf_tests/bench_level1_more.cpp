@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Level-1 benchmarks of the routines beyond bench_level1.cpp, each beside its KokkosBlas
 // counterpart in the same process: exnrm2_squared, exnrminf, exiamax, exabs, exfill,
-// exreciprocal, exupdate and exmult on vectors, the reductions on Kokkos::complex<double> vectors
-// (exdot, exsum, exasum, exnrm2 against KokkosBlas' dot, sum, nrm1, nrm2) and the elementwise
-// routines on them (exscal, exaxpby, exupdate, exabs against KokkosBlas' scal, axpby, update,
-// abs), and the multivector
-// forms (exdot, exnrm2, exasum, exsum, exaxpby, exscal on a LayoutLeft X of 4 and 16 columns, R
-// one entry per column). Prints the time ratios at the end; --benchmark_out=f.json
+// exreciprocal, exinvscal (beside KokkosBlas::scal by the rounded 1 / alpha: KokkosBlas has no
+// division by a scalar), exupdate and exmult on vectors, the reductions on Kokkos::complex<double>
+// vectors (exdot, exsum, exasum, exnrm2 against KokkosBlas' dot, sum, nrm1, nrm2) and the
+// elementwise routines on them (exscal, exaxpby, exupdate, exabs, exmult, exreciprocal, exinvscal
+// against KokkosBlas' scal, axpby, update, abs, mult, reciprocal, scal by 1 / alpha), and the
+// multivector forms (exdot, exnrm2, exasum, exsum, exaxpby, exscal on a LayoutLeft X of 4 and 16
+// columns, R one entry per column). Prints the time ratios at the end; --benchmark_out=f.json
 // --benchmark_out_format=json writes JSON for perf_tests/plot_results.py. Sizes:
 // "<routine>/uniform/<n>" for vectors (complex ones: n doubles, n / 2 complex values, the same
 // bytes), ".../<n>x<columns>" for multivectors.
@@ -146,6 +147,13 @@ void register_vectors(std::size_t n) {
         return done();
       },
       16);
+  register_one(
+      "exinvscal", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exinvscal(Space(), column0(in.z), 3.0, column0(in.x));
+        return done();
+      },
+      16);
   // z = x + 0.5 y + 0.25 z and y = 0.5 y + x .* z keep the data's range over repetitions.
   register_one(
       "exupdate", n, 0,
@@ -206,7 +214,50 @@ void register_vectors(std::size_t n) {
         return done();
       },
       16);
+  register_one(
+      "exreciprocal_complex", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exreciprocal(Space(), complex0(in.z), complex0(in.x));
+        return done();
+      },
+      16);
+  register_one(
+      "exinvscal_complex", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exinvscal(Space(), complex0(in.z), Z(3, -1), complex0(in.x));
+        return done();
+      },
+      16);
+  register_one(
+      "exmult_complex", n, 0,
+      [](Inputs& in) {
+        ExKokkos::exmult(Space(), Z(0.5, 0.25), complex0(in.y), Z(1, -0.5), complex0(in.x),
+                         complex0(in.z));
+        return done();
+      },
+      32);
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+  register_one(
+      "KokkosBlas::reciprocal_complex", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::reciprocal(complex0(in.z), complex0(in.x));
+        return done();
+      },
+      16);
+  register_one(
+      "KokkosBlas::scal_reciprocal_complex", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::scal(complex0(in.z), Z(1, 0) / Z(3, -1), complex0(in.x));
+        return done();
+      },
+      16);
+  register_one(
+      "KokkosBlas::mult_complex", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::mult(Z(0.5, 0.25), complex0(in.y), Z(1, -0.5), complex0(in.x), complex0(in.z));
+        return done();
+      },
+      32);
   register_one(
       "KokkosBlas::scal_complex", n, 0,
       [](Inputs& in) {
@@ -274,6 +325,15 @@ void register_vectors(std::size_t n) {
       "KokkosBlas::reciprocal", n, 0,
       [](Inputs& in) {
         KokkosBlas::reciprocal(column0(in.z), column0(in.x));
+        return done();
+      },
+      16);
+  // KokkosBlas has no division by a scalar: its scal by the rounded reciprocal is the ordinary
+  // counterpart (one more rounding).
+  register_one(
+      "KokkosBlas::scal_reciprocal", n, 0,
+      [](Inputs& in) {
+        KokkosBlas::scal(column0(in.z), 1.0 / 3.0, column0(in.x));
         return done();
       },
       16);
@@ -398,6 +458,7 @@ int main(int argc, char** argv) {
       {"exabs", "KokkosBlas::abs"},
       {"exfill", "KokkosBlas::fill"},
       {"exreciprocal", "KokkosBlas::reciprocal"},
+      {"exinvscal", "KokkosBlas::scal_reciprocal"},
       {"exupdate", "KokkosBlas::update"},
       {"exmult", "KokkosBlas::mult"},
       {"exdot_complex", "KokkosBlas::dot_complex"},
@@ -408,6 +469,9 @@ int main(int argc, char** argv) {
       {"exaxpby_complex", "KokkosBlas::axpby_complex"},
       {"exupdate_complex", "KokkosBlas::update_complex"},
       {"exabs_complex", "KokkosBlas::abs_complex"},
+      {"exmult_complex", "KokkosBlas::mult_complex"},
+      {"exreciprocal_complex", "KokkosBlas::reciprocal_complex"},
+      {"exinvscal_complex", "KokkosBlas::scal_reciprocal_complex"},
       {"exdot_mv", "KokkosBlas::dot_mv"},
       {"exnrm2_mv", "KokkosBlas::nrm2_mv"},
       {"exasum_mv", "KokkosBlas::nrm1_mv"},

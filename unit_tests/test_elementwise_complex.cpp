@@ -71,6 +71,20 @@ C<T> mult_oracle(C<T> gamma, C<T> y, C<T> alpha, C<T> a, C<T> x) {
               part({alpha.imag(), alpha.real()}, {gamma.imag(), gamma.real()}));
 }
 
+// exinvscal's and exreciprocal's oracle: x / a with each part the exact quotient of its exact
+// numerator (re x re a + im x im a, im x re a - re x im a) and re a^2 + im a^2, rounded once.
+template <class T>
+C<T> quotient_oracle(C<T> x, C<T> a) {
+  ExKokkosTest::ExactSum d, re, im;
+  d.add_product(a.real(), a.real());
+  d.add_product(a.imag(), a.imag());
+  re.add_product(x.real(), a.real());
+  re.add_product(x.imag(), a.imag());
+  im.add_product(x.imag(), a.real());
+  im.add_product(-x.real(), a.imag());
+  return C<T>(ExKokkosTest::exact_quotient<T>(re, d), ExKokkosTest::exact_quotient<T>(im, d));
+}
+
 template <class T>
 bool finite(const C<T>& v) {
   return std::isfinite(v.real()) && std::isfinite(v.imag());
@@ -133,6 +147,17 @@ void check_routines(const Space& space, const std::vector<C<T>>& x, const std::v
   for (std::size_t i = 0; i < n; ++i)
     expect_same(C<T>(zv(i)), combination<T>({c[0], c[1], c[2]}, {x[i], y[i], z[i]}),
                 "exupdate " + what, failures);
+
+  // exinvscal: x / c0; exreciprocal: (1 + 0i) / x.
+  ExKokkos::exinvscal(space, out, c[0], xv);
+  space.fence();
+  for (std::size_t i = 0; i < n; ++i)
+    expect_same(C<T>(out(i)), quotient_oracle(x[i], c[0]), "exinvscal " + what, failures);
+  ExKokkos::exreciprocal(space, out, xv);
+  space.fence();
+  for (std::size_t i = 0; i < n; ++i)
+    expect_same(C<T>(out(i)), quotient_oracle(C<T>(T(1), T(0)), x[i]), "exreciprocal " + what,
+                failures);
 
   // exmult: z = c2 z + c0 y .* x, on finite data and coefficients (special values: below).
   bool all_finite = finite(c[0]) && finite(c[2]);
@@ -256,6 +281,55 @@ void check_mult_designed() {
 TEST(ElementwiseComplex, MultCancellationAndTies) {
   check_mult_designed<double>();
   check_mult_designed<float>();
+}
+
+// exinvscal and exreciprocal on values built to tie and to land beside ties, from normal to
+// subnormal quotients: a = s (1 + i) gives |a|^2 = 2 s^2 and re(x / a) = (re x + im x) / (2 s), a
+// midpoint when re x = 1 and im x = 2^-p (p the precision), a bit beside it with im x moved by
+// one ulp; then random values with exponents up to +-range (wide: the exact path; narrow: the
+// fast path, which certifies no tie) against the oracle.
+template <class T>
+void check_quotients_designed() {
+  int failures = 0;
+  using V = Kokkos::View<C<T>*, Kokkos::HostSpace>;
+  const int p = std::numeric_limits<T>::digits;
+  const int emin = std::numeric_limits<T>::min_exponent,
+            emax = std::numeric_limits<T>::max_exponent;
+  const auto check = [&](C<T> x, C<T> a, const std::string& what) {
+    V xv("x", 1), out("out", 1);
+    xv(0) = x;
+    ExKokkos::exinvscal(Host(), out, a, xv);
+    expect_same(C<T>(out(0)), quotient_oracle(x, a), "exinvscal " + what, failures);
+    xv(0) = a;
+    ExKokkos::exreciprocal(Host(), out, xv);
+    expect_same(C<T>(out(0)), quotient_oracle(C<T>(T(1), T(0)), a), "exreciprocal " + what,
+                failures);
+  };
+  for (int e = emin + p; e < emax; e += 37)
+    for (int beside = -1; beside <= 1; ++beside) {
+      const T s = T(std::ldexp(1.0, e));
+      const T small =
+          T(std::ldexp(1.0, -p)) * (T(1) + T(beside) * std::numeric_limits<T>::epsilon());
+      check(C<T>(T(1), small), C<T>(s, s),
+            "tie, scale 2^" + std::to_string(e) + ", beside " + std::to_string(beside));
+      check(C<T>(T(-1), -small), C<T>(s, -s), "tie, -, scale 2^" + std::to_string(e));
+    }
+  std::mt19937_64 rng(65537);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const int range : {emax - 8, 200, 20, 2}) {
+    std::uniform_int_distribution<int> ex(-range, range);
+    for (int trial = 0; trial < 3000; ++trial) {
+      const auto v = [&]() { return T(std::ldexp(u(rng), ex(rng))); };
+      const C<T> x(v(), v()), a(v(), v());
+      check(x, a, "random, range " + std::to_string(range));
+    }
+  }
+  EXPECT_EQ(failures, 0);
+}
+
+TEST(ElementwiseComplex, QuotientsAtTiesAndAcrossTheRange) {
+  check_quotients_designed<double>();
+  check_quotients_designed<float>();
 }
 
 // exmult with NaN and infinities: each part as Kokkos::complex's operators give it on

@@ -10,6 +10,7 @@
 #include "ExKokkos_ReductionRoutine_impl.hpp"
 
 #include <ExKokkos_RoundedComplex.hpp>
+#include <ExKokkos_RoundedQuotient.hpp>
 #include <impl/ExKokkos_HostCall_impl.hpp>
 
 namespace ExKokkos {
@@ -109,6 +110,33 @@ struct ComplexCombinationOp {
     C v[K];
     for (int k = 0; k < K; ++k) v[k] = C(vr[k], vi[k]);
     return rounded_complex_combination(c, v);
+  }
+  KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const C& r) const { out(i) = r; }
+};
+
+// One complex element out(i) = x(i) / a(i) per part for certified_block (host threads,
+// Kokkos::complex<double>): exinvscal (a the same coefficient everywhere: ValueOfA) and
+// exreciprocal (x = 1, a = the view's element: OneOverA).
+template <class OutView, class InView, bool OneOverA>
+struct ComplexQuotientOp {
+  using C = Kokkos::complex<double>;
+  OutView out;
+  InView in;
+  C coefficient;  // exinvscal's alpha; unused by exreciprocal
+  KOKKOS_FORCEINLINE_FUNCTION void operands(const std::size_t i, C& x, C& a) const {
+    x = OneOverA ? C(1.0, 0.0) : C(in(i));
+    a = OneOverA ? C(in(i)) : coefficient;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t i, double& re, double& im) const {
+    const double ir = in(i).real(), ii = in(i).imag();
+    const double xr = OneOverA ? 1.0 : ir, xi = OneOverA ? 0.0 : ii;
+    const double ar = OneOverA ? ir : coefficient.real(), ai = OneOverA ? ii : coefficient.imag();
+    return rounded_complex_quotient_fast(xr, xi, ar, ai, re, im);
+  }
+  KOKKOS_INLINE_FUNCTION C exact(const std::size_t i) const {
+    C x, a;
+    operands(i, x, a);
+    return rounded_complex_quotient_exact(x, a);
   }
   KOKKOS_INLINE_FUNCTION void store(const std::size_t i, const C& r) const { out(i) = r; }
 };

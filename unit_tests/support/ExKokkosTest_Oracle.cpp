@@ -188,6 +188,25 @@ float round_to_float(mpfr_srcptr v) {
                                 [&](mpfr_ptr r) { return mpfr_set(r, v, MPFR_RNDN); });
 }
 
+template <class T>
+T exact_quotient(const ExactSum& n, const ExactSum& d) {
+  const bool n_plain = !n.has_special() && n.sign() != 0;
+  const bool d_plain = !d.has_special() && d.sign() != 0;
+  if (!n_plain || !d_plain) {
+    const double nv = n_plain ? double(n.sign()) : n.round_double();
+    const double dv = d_plain ? double(d.sign()) : d.round_double();
+    return static_cast<T>(nv / dv);
+  }
+  mpfr_t q;
+  mpfr_init2(q, 9000);
+  mpfr_div(q, n.value(), d.value(), MPFR_RNDN);
+  const T result = std::is_same<T, float>::value ? T(round_to_float(q)) : T(round_to_double(q));
+  mpfr_clear(q);
+  return result;
+}
+template double exact_quotient<double>(const ExactSum&, const ExactSum&);
+template float exact_quotient<float>(const ExactSum&, const ExactSum&);
+
 double ExactSum::round_double() const {
   return round_to<double>(-1073, 1024, 53);
 }

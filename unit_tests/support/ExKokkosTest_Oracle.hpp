@@ -74,6 +74,14 @@ float exact_dot(const std::vector<float>& x, const std::vector<float>& y);
 double exact_nrm2(const std::vector<double>& x);
 float exact_nrm2(const std::vector<float>& x);
 
+// RN(n / d) in T (double or float) for exact n and d. Where either is a special value or zero,
+// IEEE division on them (a finite non-zero value standing in as +-1). Otherwise the quotient to
+// 9000 bits, rounded once: n and d are integers times 2^-2148 below 2^4400, so a quotient that is
+// no midpoint between two doubles lies at least a relative 2^-4460 from every such midpoint, far
+// beyond 9000 bits' reach, and one that is a midpoint is exact at 9000 bits.
+template <class T>
+T exact_quotient(const ExactSum& n, const ExactSum& d);
+
 // Aborts with a message unless an MPFR operation's ternary value says it was exact (0): the
 // oracles' exact steps check every operation this way.
 void require_exact(int ternary, const char* what);
