@@ -6,6 +6,7 @@
 #include <ExKokkos_Options.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
 #include <vector>
 
 namespace ExKokkosTest {
@@ -52,6 +53,21 @@ auto host_copy(const View& v) {
   auto h = Kokkos::create_mirror_view(v);
   copy_span(h, v);
   return h;
+}
+
+// A copy of a host view in Space's memory, in the same layout and strides: the view itself where
+// Space's memory is the host's. copy_span(h, d) brings an output back.
+template <class Space, class View>
+auto space_copy(const View& h) {
+  auto d = Kokkos::create_mirror_view(typename Space::memory_space(), h);
+  copy_span(d, h);
+  return d;
+}
+
+// Whether the default execution space is another than the default host space (a GPU build): the
+// complex suites then run each routine on it too.
+constexpr bool default_space_is_a_device() {
+  return !std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>::value;
 }
 
 // The elements of a rank-1 view, on the host.

@@ -4,12 +4,15 @@
 // exupdate give each part of sum_k c_k v_k (re = sum re(c) re(v) - im(c) im(v), im = sum re(c)
 // im(v) + im(c) re(v)) rounded once, over the terms whose coefficient is not zero (as in
 // KokkosBlas, a zero coefficient's view is not read: its NaN does not propagate; no term at all
-// gives +0); exabs the square root of the exact re^2 + im^2 rounded once, into a complex or a
-// real view; exfill stores its value. Every generator of the real suites (wide ranges,
-// cancellation, ties, NaN and infinities, signed zeros) for every part, coefficients from
-// ordinary to special; contiguous and strided vectors; Kokkos::Serial and the default host space
-// (ctest runs the suite with 1, 2 and 3 threads); the multivector forms (every column the rank-1
-// routine's bits) and a coefficient view.
+// gives +0); exmult each part of gamma y + alpha a x rounded once; exinvscal and exreciprocal each
+// part of x / a the exact quotient of its exact numerator and |a|^2 rounded once; exabs the
+// square root of the exact re^2 + im^2 rounded once, into a complex or a real view; exfill stores
+// its value. Every generator of the real suites (wide ranges, cancellation, ties, NaN and
+// infinities, signed zeros) for every part, coefficients from ordinary to special; contiguous and
+// strided vectors; Kokkos::Serial and the default host space (ctest runs the suite with 1, 2 and
+// 3 threads), and in a GPU build the default execution space; designed cancellation and ties for
+// exmult, ties and the whole range for the quotients; the multivector forms (every column the
+// rank-1 routine's bits) and a coefficient view.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_GemvOracle.hpp>
@@ -18,6 +21,7 @@
 
 #include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_HostMatrix.hpp"
+#include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
 
@@ -117,46 +121,58 @@ template <class T, class Layout, class Space>
 void check_routines(const Space& space, const std::vector<C<T>>& x, const std::vector<C<T>>& y,
                     const std::vector<C<T>>& z, const std::vector<C<T>>& c, const std::string& what,
                     int& failures) {
+  using ExKokkosTest::copy_span;
+  using ExKokkosTest::space_copy;
   const std::size_t n = x.size();
-  const auto xv = vector_of<Layout>(x);
-  const auto out = vector_of<Layout>(y);
-  const auto yv = vector_of<Layout>(y);
-  const auto zv = vector_of<Layout>(z);
+  // Host views and their copies in Space's memory (the same views where that is the host's).
+  const auto xh = vector_of<Layout>(x), outh = vector_of<Layout>(y);
+  const auto yh = vector_of<Layout>(y), zh = vector_of<Layout>(z);
+  const auto xv = space_copy<Space>(xh), out = space_copy<Space>(outh);
+  const auto yv = space_copy<Space>(yh), zv = space_copy<Space>(zh);
+  const auto set = [&](const auto& dev, const auto& host, const std::vector<C<T>>& v) {
+    for (std::size_t i = 0; i < n; ++i) host(i) = v[i];
+    copy_span(dev, host);
+  };
+  const auto result = [&](const auto& dev, const auto& host) {
+    space.fence();
+    copy_span(host, dev);
+    return host;
+  };
   const C<T> one(T(1), T(0));
 
   ExKokkos::exscal(space, out, c[0], xv);
-  space.fence();
+  auto r = result(out, outh);
   for (std::size_t i = 0; i < n; ++i)
-    expect_same(C<T>(out(i)), combination<T>({c[0]}, {x[i]}), "exscal " + what, failures);
+    expect_same(C<T>(r(i)), combination<T>({c[0]}, {x[i]}), "exscal " + what, failures);
 
   ExKokkos::exaxpby(space, c[0], xv, c[1], yv);
-  space.fence();
+  r = result(yv, yh);
   for (std::size_t i = 0; i < n; ++i)
-    expect_same(C<T>(yv(i)), combination<T>({c[0], c[1]}, {x[i], y[i]}), "exaxpby " + what,
+    expect_same(C<T>(r(i)), combination<T>({c[0], c[1]}, {x[i], y[i]}), "exaxpby " + what,
                 failures);
 
-  for (std::size_t i = 0; i < n; ++i) yv(i) = y[i];
+  set(yv, yh, y);
   ExKokkos::exaxpy(space, c[1], xv, yv);
-  space.fence();
+  r = result(yv, yh);
   for (std::size_t i = 0; i < n; ++i)
-    expect_same(C<T>(yv(i)), combination<T>({c[1], one}, {x[i], y[i]}), "exaxpy " + what, failures);
+    expect_same(C<T>(r(i)), combination<T>({c[1], one}, {x[i], y[i]}), "exaxpy " + what, failures);
 
-  for (std::size_t i = 0; i < n; ++i) yv(i) = y[i];
+  set(yv, yh, y);
   ExKokkos::exupdate(space, c[0], xv, c[1], yv, c[2], zv);
-  space.fence();
+  r = result(zv, zh);
   for (std::size_t i = 0; i < n; ++i)
-    expect_same(C<T>(zv(i)), combination<T>({c[0], c[1], c[2]}, {x[i], y[i], z[i]}),
+    expect_same(C<T>(r(i)), combination<T>({c[0], c[1], c[2]}, {x[i], y[i], z[i]}),
                 "exupdate " + what, failures);
 
   // exinvscal: x / c0; exreciprocal: (1 + 0i) / x.
   ExKokkos::exinvscal(space, out, c[0], xv);
-  space.fence();
+  r = result(out, outh);
   for (std::size_t i = 0; i < n; ++i)
-    expect_same(C<T>(out(i)), quotient_oracle(x[i], c[0]), "exinvscal " + what, failures);
+    expect_same(C<T>(r(i)), quotient_oracle(x[i], c[0]), "exinvscal " + what, failures);
   ExKokkos::exreciprocal(space, out, xv);
-  space.fence();
+  r = result(out, outh);
   for (std::size_t i = 0; i < n; ++i)
-    expect_same(C<T>(out(i)), quotient_oracle(C<T>(T(1), T(0)), x[i]), "exreciprocal " + what,
+    expect_same(C<T>(r(i)), quotient_oracle(C<T>(T(1), T(0)), x[i]), "exreciprocal " + what,
                 failures);
 
   // exmult: z = c2 z + c0 y .* x, on finite data and coefficients (special values: below).
@@ -164,14 +180,12 @@ void check_routines(const Space& space, const std::vector<C<T>>& x, const std::v
   for (std::size_t i = 0; i < n; ++i)
     all_finite = all_finite && finite(x[i]) && finite(y[i]) && finite(z[i]);
   if (!all_finite) return;
-  for (std::size_t i = 0; i < n; ++i) {
-    yv(i) = y[i];
-    zv(i) = z[i];
-  }
+  set(yv, yh, y);
+  set(zv, zh, z);
   ExKokkos::exmult(space, c[2], zv, c[0], yv, xv);
-  space.fence();
+  r = result(zv, zh);
   for (std::size_t i = 0; i < n; ++i)
-    expect_same(C<T>(zv(i)), mult_oracle(c[2], z[i], c[0], y[i], x[i]), "exmult " + what, failures);
+    expect_same(C<T>(r(i)), mult_oracle(c[2], z[i], c[0], y[i], x[i]), "exmult " + what, failures);
 }
 
 template <class T>
@@ -198,6 +212,12 @@ void check_generators() {
         check_routines<T, Kokkos::LayoutStride>(Host(), x, y, z, c, what + ", strided", failures);
         check_routines<T, Kokkos::LayoutStride>(Kokkos::Serial(), x, y, z, c, what + ", Serial",
                                                 failures);
+        if constexpr (ExKokkosTest::default_space_is_a_device()) {
+          check_routines<T, Kokkos::LayoutLeft>(Kokkos::DefaultExecutionSpace(), x, y, z, c,
+                                                what + ", default space", failures);
+          check_routines<T, Kokkos::LayoutStride>(Kokkos::DefaultExecutionSpace(), x, y, z, c,
+                                                  what + ", default space, strided", failures);
+        }
       }
     }
     // Products built to cancel, overflow or underflow: x's and the coefficient's parts from one

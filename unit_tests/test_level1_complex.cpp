@@ -7,7 +7,8 @@
 // part rounded once. Every generator of the real suites (wide ranges, cancellation, ties, NaN and
 // infinities, signed zeros) for both parts; 0 to 5003 elements; contiguous and strided vectors;
 // Kokkos::Serial and the default host space under several launch options (the same bits: the
-// oracle's; ctest runs the suite with 1, 2 and 3 threads); shuffled input; the rank-0 result and
+// oracle's; ctest runs the suite with 1, 2 and 3 threads), and in a GPU build the default
+// execution space; shuffled input; the rank-0 result and
 // space-less forms; the multivector forms (every column the rank-1 routine's bits).
 #include <ExKokkos.hpp>
 
@@ -16,6 +17,7 @@
 
 #include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_HostMatrix.hpp"
+#include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
 
@@ -88,8 +90,8 @@ template <class T, class Layout, class Space>
 void check_routines(const Space& space, const std::vector<C<T>>& xs, const std::vector<C<T>>& ys,
                     const Expected<T>& e, const ExKokkos::Options& options,
                     const std::string& where, int& failures) {
-  const auto x = vector_of<Layout>(xs);
-  const auto y = vector_of<Layout>(ys);
+  const auto x = ExKokkosTest::space_copy<Space>(vector_of<Layout>(xs));
+  const auto y = ExKokkosTest::space_copy<Space>(vector_of<Layout>(ys));
   expect_bits(ExKokkos::exsum(space, x, options), e.sum, "exsum " + where, failures);
   expect_bits(ExKokkos::exdot(space, x, y, options), e.dot, "exdot " + where, failures);
   expect_bits(ExKokkos::exasum(space, x, options), e.asum, "exasum " + where, failures);
@@ -131,6 +133,12 @@ void check_everything(const std::vector<C<T>>& x, const std::vector<C<T>>& y,
   }
   check_routines<T, Kokkos::LayoutStride>(Kokkos::Serial(), x, y, e, {}, what + ", Serial",
                                           failures);
+  if constexpr (ExKokkosTest::default_space_is_a_device()) {
+    check_routines<T, Kokkos::LayoutLeft>(Kokkos::DefaultExecutionSpace(), x, y, e, {},
+                                          what + ", default space", failures);
+    check_routines<T, Kokkos::LayoutStride>(Kokkos::DefaultExecutionSpace(), x, y, e, {},
+                                            what + ", default space, strided", failures);
+  }
 }
 
 template <class T>

@@ -7,7 +7,8 @@
 // range; outputs built to land on rounding ties after the two parts of S_i cancel in alpha S_i
 // (which no compensated certificate can round); every trans, three layouts, Kokkos::Serial and
 // the default host space under each schedule, team, league, accumulator and expansion size, and
-// with the inner index permuted (ctest runs it with 1, 2 and 3 threads). Then IEEE special
+// with the inner index permuted (ctest runs it with 1, 2 and 3 threads); in a GPU build the
+// default execution space as well, under its schedules. Then IEEE special
 // values, BLAS' zero rules, and wrong arguments refused with y untouched.
 #include <ExKokkos.hpp>
 
@@ -83,14 +84,16 @@ template <class T, class Layout, class Space>
 std::vector<C<T>> run_gemv(const Space& space, const ExKokkos::Options& options, char trans,
                            const Dense<T>& a, std::size_t cols, const std::vector<C<T>>& x,
                            C<T> alpha, C<T> beta, const std::vector<C<T>>& y0) {
-  const auto A = matrix_of<T, Layout>(a, cols);
-  const auto xv = ExKokkosTest::vector_of<Layout>(x);
-  const auto yv = ExKokkosTest::vector_of<Layout>(y0);
+  const auto A = ExKokkosTest::space_copy<Space>(matrix_of<T, Layout>(a, cols));
+  const auto xv = ExKokkosTest::space_copy<Space>(ExKokkosTest::vector_of<Layout>(x));
+  const auto yh = ExKokkosTest::vector_of<Layout>(y0);
+  const auto yv = ExKokkosTest::space_copy<Space>(yh);
   const char t[2] = {trans, '\0'};
   ExKokkos::exgemv(space, t, alpha, A, xv, beta, yv, options);
   space.fence();
+  ExKokkosTest::copy_span(yh, yv);
   std::vector<C<T>> y(y0.size());
-  for (std::size_t i = 0; i < y.size(); ++i) y[i] = yv(i);
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = yh(i);
   return y;
 }
 
@@ -184,6 +187,13 @@ void oracle_sweep(int& failures) {
                                            what + " (Serial, LayoutRight)", failures);
         check_gemv<T, Kokkos::LayoutStride>(Host(), {}, trans, a, cols, x, alpha, beta, y,
                                             what + " (strided)", failures);
+        if constexpr (ExKokkosTest::default_space_is_a_device()) {
+          check_gemv<T, Kokkos::LayoutLeft>(Kokkos::DefaultExecutionSpace(), {}, trans, a, cols, x,
+                                            alpha, beta, y, what + " (default space)", failures);
+          check_gemv<T, Kokkos::LayoutStride>(Kokkos::DefaultExecutionSpace(), {}, trans, a, cols,
+                                              x, alpha, beta, y, what + " (default space, strided)",
+                                              failures);
+        }
       }
     }
   }
@@ -293,6 +303,26 @@ void schedules_and_tuning(std::uint64_t seed) {
                                                  beta, y),
                 want, trans, what + " Serial", failures);
       }
+    }
+    // The default execution space where it is a device: its schedules, team sizes up to a few
+    // warps.
+    if constexpr (ExKokkosTest::default_space_is_a_device()) {
+      using Device = Kokkos::DefaultExecutionSpace;
+      const int device_widest = ExKokkosTest::widest_team<Device>();
+      for (const auto schedule : ExKokkosTest::gemv_schedules<Device>())
+        for (const Setting& s : settings) {
+          ExKokkos::Options o;
+          o.schedule = schedule;
+          o.team_size = std::min(s.team == widest ? device_widest : s.team, device_widest);
+          o.league_size = s.league;
+          o.accumulators_per_team = s.copies;
+          o.expansion_size = s.expansion;
+          compare(run_gemv<T, Kokkos::LayoutLeft>(Device(), o, trans, a, cols, x, alpha, beta, y),
+                  want, trans,
+                  "default space, schedule " + std::to_string(int(schedule)) + " team " +
+                      std::to_string(o.team_size),
+                  failures);
+        }
     }
     // The inner index permuted.
     std::vector<std::size_t> perm(n);

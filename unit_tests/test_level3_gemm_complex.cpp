@@ -6,8 +6,9 @@
 // part, coefficients from ordinary to purely imaginary, zero, and out of TwoProd's range; the nine
 // trans pairs; LayoutLeft, LayoutRight and strided matrices; Kokkos::Serial and the default host
 // space (ctest runs it with 1, 2 and 3 threads) under every schedule (the gemm-only ones run as
-// automatic) and team, league and expansion sizes; the inner index permuted. Then BLAS' zero rules,
-// special values as the operators give them, and wrong arguments refused with C untouched.
+// automatic) and team, league and expansion sizes, in a GPU build the default execution space
+// too; the inner index permuted. Then BLAS' zero rules, special values as the operators give
+// them, and wrong arguments refused with C untouched.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_GemvOracle.hpp>
@@ -99,15 +100,17 @@ struct Problem {
 
 template <class T, class Layout, class Space>
 Dense<T> run_gemm(const Space& space, const ExKokkos::Options& options, const Problem<T>& p) {
-  const auto A = matrix_of<T, Layout>(p.a, p.a_cols());
-  const auto B = matrix_of<T, Layout>(p.b, p.b_cols());
-  const auto Cm = matrix_of<T, Layout>(p.c, p.s.n);
+  const auto A = ExKokkosTest::space_copy<Space>(matrix_of<T, Layout>(p.a, p.a_cols()));
+  const auto B = ExKokkosTest::space_copy<Space>(matrix_of<T, Layout>(p.b, p.b_cols()));
+  const auto Ch = matrix_of<T, Layout>(p.c, p.s.n);
+  const auto Cm = ExKokkosTest::space_copy<Space>(Ch);
   const char ta[2] = {p.ta, '\0'}, tb[2] = {p.tb, '\0'};
   ExKokkos::exgemm(space, ta, tb, p.alpha, A, B, p.beta, Cm, options);
   space.fence();
+  ExKokkosTest::copy_span(Ch, Cm);
   Dense<T> out(p.s.m, std::vector<C<T>>(p.s.n));
   for (std::size_t i = 0; i < p.s.m; ++i)
-    for (std::size_t j = 0; j < p.s.n; ++j) out[i][j] = Cm(i, j);
+    for (std::size_t j = 0; j < p.s.n; ++j) out[i][j] = Ch(i, j);
   return out;
 }
 
@@ -200,6 +203,12 @@ void oracle_sweep(int& failures) {
                   what + " (Serial, LayoutRight)", failures);
           compare(run_gemm<T, Kokkos::LayoutStride>(Host(), {}, p), want, what + " (strided)",
                   failures);
+          if constexpr (ExKokkosTest::default_space_is_a_device()) {
+            compare(run_gemm<T, Kokkos::LayoutLeft>(Kokkos::DefaultExecutionSpace(), {}, p), want,
+                    what + " (default space)", failures);
+            compare(run_gemm<T, Kokkos::LayoutStride>(Kokkos::DefaultExecutionSpace(), {}, p), want,
+                    what + " (default space, strided)", failures);
+          }
         }
   }
 }
@@ -265,6 +274,22 @@ void schedules_and_tuning(std::uint64_t seed) {
           compare(run_gemm<T, Kokkos::LayoutRight>(Kokkos::Serial(), o, p), want, what + " Serial",
                   failures);
         }
+      }
+      if constexpr (ExKokkosTest::default_space_is_a_device()) {
+        using Device = Kokkos::DefaultExecutionSpace;
+        const int device_widest = ExKokkosTest::widest_team<Device>();
+        for (const auto schedule : ExKokkosTest::schedules<Device>())
+          for (const Setting& st : settings) {
+            ExKokkos::Options o;
+            o.schedule = schedule;
+            o.team_size = std::min(st.team == widest ? device_widest : st.team, device_widest);
+            o.league_size = st.league;
+            o.expansion_size = st.expansion;
+            compare(run_gemm<T, Kokkos::LayoutLeft>(Device(), o, p), want,
+                    std::string(1, ta) + tb + " default space, schedule " +
+                        std::to_string(int(schedule)) + " team " + std::to_string(o.team_size),
+                    failures);
+          }
       }
       // The inner index permuted.
       std::vector<std::size_t> perm(s.k);

@@ -20,22 +20,24 @@ struct is_view_of_rank<T, Rank, true>
     : std::integral_constant<bool, static_cast<int>(T::rank) == Rank> {};
 
 template <class View>
-constexpr bool is_rank1_view() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_rank1_view() {
   return is_view_of_rank<View, 1>::value;
 }
 
 template <class View>
-constexpr bool is_rank2_view() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_rank2_view() {
   return is_view_of_rank<View, 2>::value;
 }
 
 template <class View>
-constexpr bool is_rank0_view() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_rank0_view() {
   return is_view_of_rank<View, 0>::value;
 }
 
 // The value types ExKokkos reduces exactly. Callable in device code too (the team-level LU checks
-// its views' value types inside kernels).
+// its views' value types inside kernels), as are the rank tests above and the complex tests below
+// (static_assert and if constexpr in functors and team routines: nvcc warns, #20013-D, on a
+// constexpr host function called there).
 template <class T>
 KOKKOS_INLINE_FUNCTION constexpr bool is_exact_scalar() {
   return std::is_same<T, double>::value || std::is_same<T, float>::value;
@@ -55,13 +57,13 @@ struct complex_traits<Kokkos::complex<T>> {
 };
 
 template <class T>
-constexpr bool is_exact_complex() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_exact_complex() {
   return complex_traits<T>::is_complex && is_exact_scalar<typename complex_traits<T>::real_type>();
 }
 
 // What the level-1 reductions accept: double, float and their Kokkos::complex.
 template <class T>
-constexpr bool is_exact_value() {
+KOKKOS_INLINE_FUNCTION constexpr bool is_exact_value() {
   return is_exact_scalar<T>() || is_exact_complex<T>();
 }
 
