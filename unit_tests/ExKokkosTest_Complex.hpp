@@ -5,6 +5,7 @@
 #ifndef EXKOKKOSTEST_COMPLEX_HPP
 #define EXKOKKOSTEST_COMPLEX_HPP
 
+#include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
 #include "ExKokkosTest_HostMatrix.hpp"
@@ -12,6 +13,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -61,6 +64,40 @@ template <class T>
 std::vector<Kokkos::complex<T>> complexes(const std::vector<double>& re,
                                           const std::vector<double>& im) {
   return complexes<T>(re, im, std::min(re.size(), im.size()));
+}
+
+// Complex coefficients for the matrix suites: ordinary, purely real or imaginary, zero of either
+// sign, and out of TwoProd's range (huge with tiny).
+template <class T>
+std::vector<Kokkos::complex<T>> matrix_coefficients() {
+  using C = Kokkos::complex<T>;
+  const T big = std::numeric_limits<T>::max() / T(8), tiny = std::numeric_limits<T>::min();
+  return {C(T(0.75), T(-1.25)), C(T(1), T(0)), C(T(0), T(-1)), C(T(0), T(0)),
+          C(T(-0.0), T(0)),     C(T(3), T(5)), C(big, tiny),   C(tiny, T(1e-30))};
+}
+
+// n values of one of the real generators (repeated when it gives fewer), rounded to T; for
+// floats, exponents beyond +-60 are brought to +-60 first, so that a float matrix product keeps
+// its terms inside double's TwoProd range.
+template <class T>
+std::vector<T> parts_from(const NamedSumGenerator& g, std::size_t n, Rng& rng) {
+  const auto v = g.generate(n, rng);
+  std::vector<T> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double w = v[i % v.size()];
+    if (sizeof(T) == sizeof(float) && w != 0.0) {
+      int e;
+      const double f = std::frexp(w, &e);
+      w = std::ldexp(f, std::max(-60, std::min(60, e)));
+    }
+    out[i] = T(w);
+  }
+  return out;
+}
+
+// Whether a generator's data are finite (the NaN and infinity generators are not).
+inline bool finite_generator(const NamedSumGenerator& g) {
+  return g.name.find("nan") == std::string::npos;
 }
 
 // A rank-1 host view of v in Layout (LayoutStride: every third element of a larger array).

@@ -125,55 +125,27 @@ void check_gemv(const Space& space, const ExKokkos::Options& options, char trans
 }
 
 template <class T>
-std::vector<C<T>> coefficients() {
-  const T big = std::numeric_limits<T>::max() / T(8), tiny = std::numeric_limits<T>::min();
-  return {C<T>(T(0.75), T(-1.25)), C<T>(T(1), T(0)), C<T>(T(0), T(-1)), C<T>(T(0), T(0)),
-          C<T>(T(-0.0), T(0)),     C<T>(T(3), T(5)), C<T>(big, tiny),   C<T>(tiny, T(1e-30))};
-}
-
-// n values of one of the real generators, rounded to T; for floats, exponents beyond +-60 are
-// brought to +-60 first (the special values are checked by hand below).
-template <class T>
-std::vector<T> parts_from(const ExKokkosTest::NamedSumGenerator& g, std::size_t n,
-                          ExKokkosTest::Rng& rng) {
-  const auto v = g.generate(n, rng);
-  std::vector<T> out(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    double w = v[i % v.size()];
-    if (sizeof(T) == sizeof(float) && w != 0.0) {
-      int e;
-      const double f = std::frexp(w, &e);
-      w = std::ldexp(f, std::max(-60, std::min(60, e)));
-    }
-    out[i] = T(w);
-  }
-  return out;
-}
-
-bool finite_generator(const ExKokkosTest::NamedSumGenerator& g) {
-  return g.name.find("nan") == std::string::npos;
-}
-
-template <class T>
 void oracle_sweep(int& failures) {
   ExKokkosTest::Rng rng(4711);
   const std::vector<std::pair<std::size_t, std::size_t>> shapes{{0, 3},  {3, 0},  {1, 1},  {5, 7},
                                                                 {40, 3}, {3, 40}, {33, 17}};
-  const auto coeff = coefficients<T>();
+  const auto coeff = ExKokkosTest::matrix_coefficients<T>();
   std::size_t c = 0;
   for (const auto& g : ExKokkosTest::sum_generators()) {
-    if (!finite_generator(g)) continue;
+    if (!ExKokkosTest::finite_generator(g)) continue;
     for (const auto& [m, n] : shapes) {
       for (const char trans : {'N', 'T', 'C'}) {
         const std::size_t rows = trans == 'N' ? m : n, cols = trans == 'N' ? n : m;
-        const auto re = parts_from<T>(g, rows * cols + 1, rng);
-        const auto im = parts_from<T>(g, rows * cols + 1, rng);
+        const auto re = ExKokkosTest::parts_from<T>(g, rows * cols + 1, rng);
+        const auto im = ExKokkosTest::parts_from<T>(g, rows * cols + 1, rng);
         Dense<T> a(rows, std::vector<C<T>>(cols));
         for (std::size_t i = 0; i < rows; ++i)
           for (std::size_t k = 0; k < cols; ++k)
             a[i][k] = C<T>(re[i * cols + k], im[(i * 7 + k * 3) % (rows * cols + 1)]);
-        const auto xr = parts_from<T>(g, n + 1, rng), xi = parts_from<T>(g, n + 1, rng);
-        const auto yr = parts_from<T>(g, m + 1, rng), yi = parts_from<T>(g, m + 1, rng);
+        const auto xr = ExKokkosTest::parts_from<T>(g, n + 1, rng),
+                   xi = ExKokkosTest::parts_from<T>(g, n + 1, rng);
+        const auto yr = ExKokkosTest::parts_from<T>(g, m + 1, rng),
+                   yi = ExKokkosTest::parts_from<T>(g, m + 1, rng);
         std::vector<C<T>> x(n), y(m);
         for (std::size_t k = 0; k < n; ++k) x[k] = C<T>(xr[k], xi[k]);
         for (std::size_t i = 0; i < m; ++i) y[i] = C<T>(yr[i], yi[i]);
