@@ -369,7 +369,8 @@ TEST(GemmComplex, SpecialValuesAndZeroRules) {
 // "H" is "C": the conjugate transpose.
 TEST(GemmComplex, HIsTheConjugateTranspose) {
   ExKokkosTest::Rng rng(77);
-  const auto& g = ExKokkosTest::sum_generators().front();
+  const auto generators = ExKokkosTest::sum_generators();
+  const auto& g = generators.front();
   const auto p =
       make_problem<double>('C', 'C', Shape{4, 3, 5}, g, C<double>(0.5, 2), C<double>(1, -1), rng);
   const auto want = oracle(p);
