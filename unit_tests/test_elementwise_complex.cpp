@@ -268,10 +268,10 @@ void check_mult_designed() {
     auto [p, q] = g.generate(64, rng);
     const std::size_t m = std::min(p.size(), q.size());
     for (std::size_t i = 0; i + 1 < m; ++i) {
-      const C<T> a(T(p[i]), T(p[i + 1])), x(T(q[i]), T(-q[i + 1]));
+      const C<T> a{T(p[i]), T(p[i + 1])}, x{T(q[i]), T(-q[i + 1])};
       if (!finite(a) || !finite(x)) continue;
       const C<T> alpha(T(0.75), T(std::ldexp(1.0, -int(i % 40)))), gamma(T(-1), T(0.5));
-      const C<T> y(T(q[(i + 2) % m]), T(p[(i + 3) % m]));
+      const C<T> y{T(q[(i + 2) % m]), T(p[(i + 3) % m])};
       if (!finite(y)) continue;
       expect_same(run(gamma, y, alpha, a, x), mult_oracle(gamma, y, alpha, a, x),
                   g.name + " exmult " + std::to_string(i), failures);
