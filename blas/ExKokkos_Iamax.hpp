@@ -4,6 +4,10 @@
 // the smallest index whatever the partition, so every backend gives the same index (KokkosBlas'
 // parallel join keeps whichever tied index it meets first). NaN as the reference IxAMAX: 1 when
 // x(1) is NaN, otherwise NaN elements are passed over; an infinite element is the largest.
+// Kokkos::complex values: the element of largest modulus sqrt(re^2 + im^2), as KokkosBlas' (BLAS'
+// IzAMAX compares |re| + |im|), compared exactly: moduli that round to the same double are told
+// apart by their exact squares. An element with a NaN part is NaN; one with an infinite part is
+// infinite.
 //
 //   auto i = ExKokkos::exiamax(space, x);   ExKokkos::exiamax(space, r, x);   exiamax(x)
 //   ExKokkos::exiamax(r, x);                  // r: rank-0 view of an integer type
@@ -41,8 +45,8 @@ template <class ExecSpace, class RView, class XView,
 void exiamax(const ExecSpace& space, const RView& r, const XView& x) {
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
-  static_assert(Impl::is_exact_scalar<typename XView::non_const_value_type>(),
-                "ExKokkos::exiamax: x must hold double or float");
+  static_assert(Impl::is_exact_value<typename XView::non_const_value_type>(),
+                "ExKokkos::exiamax: x must hold double, float or their Kokkos::complex");
   static_assert(std::is_integral<typename RView::value_type>::value,
                 "ExKokkos::exiamax: r must hold an integer type (a non-const index)");
   Impl::iamax_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x));
@@ -79,8 +83,8 @@ template <class ExecSpace, class RView, class XView,
 void exiamax(const ExecSpace& space, const RView& R, const XView& X) {
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
-  static_assert(Impl::is_exact_scalar<typename XView::non_const_value_type>(),
-                "ExKokkos::exiamax: X must hold double or float");
+  static_assert(Impl::is_exact_value<typename XView::non_const_value_type>(),
+                "ExKokkos::exiamax: X must hold double, float or their Kokkos::complex");
   static_assert(!std::is_const<typename RView::value_type>::value,
                 "ExKokkos::exiamax: R must not be const");
   static_assert(std::is_integral<typename RView::value_type>::value,

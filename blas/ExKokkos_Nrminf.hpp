@@ -3,6 +3,9 @@
 // the same bits on every backend and partition. NaN when any element is NaN, as LAPACK's norms
 // (KokkosBlas::nrminf compares only, so where a NaN lands in its partition decides whether it
 // shows); +inf when an element is infinite and none is NaN; 0 for an empty vector.
+// Kokkos::complex values: max_i |x(i)| with |x(i)| the modulus sqrt(re^2 + im^2), as KokkosBlas'
+// (not BLAS' |re| + |im|), the largest modulus rounded once into the real type (the largest of
+// exabs' values: rounding is monotone); NaN when a part of an element is NaN.
 //
 //   double m = ExKokkos::exnrminf(space, x);   ExKokkos::exnrminf(space, r, x);   exnrminf(x)
 //   ExKokkos::exnrminf(r, x);
@@ -40,24 +43,26 @@ template <class ExecSpace, class RView, class XView,
 void exnrminf(const ExecSpace& space, const RView& r, const XView& x) {
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
-  static_assert(Impl::is_exact_scalar<typename XView::non_const_value_type>(),
-                "ExKokkos::exnrminf: x must hold double or float");
+  static_assert(Impl::is_exact_value<typename XView::non_const_value_type>(),
+                "ExKokkos::exnrminf: x must hold double, float or their Kokkos::complex");
   Impl::nrminf_into(space, Impl::write_view<ExecSpace>(r), Impl::read_view<ExecSpace>(x));
 }
 
 template <class ExecSpace, class XView,
           typename std::enable_if<Impl::is_space<ExecSpace>() && Impl::is_rank1_view<XView>(),
                                   int>::type = 0>
-typename XView::non_const_value_type exnrminf(const ExecSpace& space, const XView& x) {
+Impl::magnitude_t<typename XView::non_const_value_type> exnrminf(const ExecSpace& space,
+                                                                 const XView& x) {
   Impl::require_accessible<ExecSpace, XView>();
-  const auto r = Impl::result_view<typename XView::non_const_value_type, ExecSpace>(
-      space, "ExKokkos::exnrminf");
+  const auto r =
+      Impl::result_view<Impl::magnitude_t<typename XView::non_const_value_type>, ExecSpace>(
+          space, "ExKokkos::exnrminf");
   exnrminf(space, r, x);
   return Impl::fetch_result(space, r);
 }
 
 template <class XView, typename std::enable_if<Impl::is_rank1_view<XView>(), int>::type = 0>
-typename XView::non_const_value_type exnrminf(const XView& x) {
+Impl::magnitude_t<typename XView::non_const_value_type> exnrminf(const XView& x) {
   return exnrminf(typename XView::execution_space(), x);
 }
 
@@ -76,8 +81,8 @@ template <class ExecSpace, class RView, class XView,
 void exnrminf(const ExecSpace& space, const RView& R, const XView& X) {
   Impl::require_accessible<ExecSpace, RView>();
   Impl::require_accessible<ExecSpace, XView>();
-  static_assert(Impl::is_exact_scalar<typename XView::non_const_value_type>(),
-                "ExKokkos::exnrminf: X must hold double or float");
+  static_assert(Impl::is_exact_value<typename XView::non_const_value_type>(),
+                "ExKokkos::exnrminf: X must hold double, float or their Kokkos::complex");
   static_assert(!std::is_const<typename RView::value_type>::value,
                 "ExKokkos::exnrminf: R must not be const");
   Impl::nrminf_columns(space, Impl::write_view<ExecSpace>(R), Impl::read_view<ExecSpace>(X));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Complex linear combinations c_1 v_1 + ... + c_K v_K of Kokkos::complex<double> or
 // Kokkos::complex<float> values with each part rounded once: the elementwise cores of exscal
-// (K = 1), exaxpby (K = 2) and exupdate (K = 3) on complex views; and exabs' |x|.
+// (K = 1), exaxpby (K = 2) and exupdate (K = 3) on complex views; exabs' |x| and the exact order
+// of two moduli (exiamax).
 //
 // The real part is the exact value of sum_k re(c_k) re(v_k) - im(c_k) im(v_k), the imaginary part
 // that of sum_k re(c_k) im(v_k) + im(c_k) re(v_k), each rounded to nearest once (a sum of 2K real
@@ -206,6 +207,25 @@ KOKKOS_INLINE_FUNCTION T rounded_complex_abs(const Kokkos::complex<T>& x) {
     if (rounded_complex_abs_fast(x, r)) return r;
   }
   return rounded_complex_abs_exact(x);
+}
+
+// The sign of |a| - |b| for parts that are not NaN, exactly, so that two values whose rounded
+// moduli tie (both round to the same value, or both overflow) are still ordered: an infinite part
+// makes a modulus larger than every finite one, and two infinite moduli are equal; otherwise the
+// sign of |a|^2 - |b|^2, its four squares in one long accumulator (no over- or underflow). Equal or
+// swapped magnitudes of the parts give 0 at once.
+KOKKOS_INLINE_FUNCTION int compare_complex_magnitudes(double ar, double ai, double br, double bi) {
+  ar = compat::fabs(ar), ai = compat::fabs(ai), br = compat::fabs(br), bi = compat::fabs(bi);
+  if ((ar == br && ai == bi) || (ar == bi && ai == br)) return 0;
+  constexpr double largest = 0x1.fffffffffffffp+1023;
+  const int a_infinite = ar > largest || ai > largest, b_infinite = br > largest || bi > largest;
+  if (a_infinite || b_infinite) return a_infinite - b_infinite;
+  LongAccumulator acc;
+  acc.add_product(ar, ar);
+  acc.add_product(ai, ai);
+  acc.add_product(-br, br);
+  acc.add_product(-bi, bi);
+  return acc.sign();
 }
 
 }  // namespace Impl

@@ -3,7 +3,8 @@
 // counterpart in the same process: exnrm2_squared, exnrminf, exiamax, exabs, exfill,
 // exreciprocal, exinvscal (beside KokkosBlas::scal by the rounded 1 / alpha: KokkosBlas has no
 // division by a scalar), exupdate and exmult on vectors, the reductions on Kokkos::complex<double>
-// vectors (exdot, exsum, exasum, exnrm2 against KokkosBlas' dot, sum, nrm1, nrm2) and the
+// vectors (exdot, exsum, exasum, exnrm2, exnrminf, exiamax against KokkosBlas' dot, sum, nrm1,
+// nrm2, nrminf, iamax: KokkosBlas::iamax calls OpenBLAS' izamax when Kokkos Kernels has it) and the
 // elementwise routines on them (exscal, exaxpby, exupdate, exabs, exmult, exreciprocal, exinvscal
 // against KokkosBlas' scal, axpby, update, abs, mult, reciprocal, scal by 1 / alpha), and the
 // multivector forms (exdot, exnrm2, exasum, exsum, exaxpby, exscal on a LayoutLeft X of 4 and 16
@@ -182,6 +183,12 @@ void register_vectors(std::size_t n) {
   register_one(
       "exnrm2_complex", n, 0, [](Inputs& in) { return ExKokkos::exnrm2(Space(), complex0(in.x)); },
       8);
+  register_one(
+      "exnrminf_complex", n, 0,
+      [](Inputs& in) { return ExKokkos::exnrminf(Space(), complex0(in.x)); }, 8);
+  register_one(
+      "exiamax_complex", n, 0,
+      [](Inputs& in) { return double(ExKokkos::exiamax(Space(), complex0(in.x))); }, 8);
   // Coefficients below 1 in modulus where a vector is updated in place keep the data's range
   // over repetitions.
   using Z = Kokkos::complex<double>;
@@ -299,6 +306,12 @@ void register_vectors(std::size_t n) {
   register_one(
       "KokkosBlas::nrm2_complex", n, 0,
       [](Inputs& in) { return double(KokkosBlas::nrm2(complex0(in.x))); }, 8);
+  register_one(
+      "KokkosBlas::nrminf_complex", n, 0,
+      [](Inputs& in) { return double(KokkosBlas::nrminf(complex0(in.x))); }, 8);
+  register_one(
+      "KokkosBlas::iamax_complex", n, 0,
+      [](Inputs& in) { return double(KokkosBlas::iamax(complex0(in.x))); }, 8);
   register_one(
       "KokkosBlas::nrm2_squared", n, 0,
       [](Inputs& in) { return KokkosBlas::nrm2_squared(column0(in.x)); }, 8);
@@ -465,6 +478,8 @@ int main(int argc, char** argv) {
       {"exsum_complex", "KokkosBlas::sum_complex"},
       {"exasum_complex", "KokkosBlas::nrm1_complex"},
       {"exnrm2_complex", "KokkosBlas::nrm2_complex"},
+      {"exnrminf_complex", "KokkosBlas::nrminf_complex"},
+      {"exiamax_complex", "KokkosBlas::iamax_complex"},
       {"exscal_complex", "KokkosBlas::scal_complex"},
       {"exaxpby_complex", "KokkosBlas::axpby_complex"},
       {"exupdate_complex", "KokkosBlas::update_complex"},

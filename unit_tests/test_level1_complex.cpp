@@ -4,7 +4,10 @@
 // each the exact sum of the parts rounded once; exasum BLAS' sum of |re| + |im|; exnrm2 the
 // correctly rounded square root of the exact sum of re^2 + im^2, exnrm2_squared that sum rounded
 // once; exdot conj(x) . y as KokkosBlas::dot (re = sum xr yr + xi yi, im = sum xr yi - xi yr), each
-// part rounded once. Every generator of the real suites (wide ranges, cancellation, ties, NaN and
+// part rounded once; exnrminf the largest modulus sqrt(re^2 + im^2) rounded once (NaN when a part
+// is NaN), exiamax the first index of the largest exact modulus as reference IxAMAX's loop would
+// find it comparing exact moduli (ties to the smallest index; moduli that round alike are told
+// apart). Every generator of the real suites (wide ranges, cancellation, ties, NaN and
 // infinities, signed zeros) for both parts; 0 to 5003 elements; contiguous and strided vectors;
 // Kokkos::Serial and the default host space under several launch options (the same bits: the
 // oracle's; ctest runs the suite with 1, 2 and 3 threads), and in a GPU build the default
@@ -23,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,8 +50,52 @@ using ExKokkosTest::rounded;
 template <class T>
 struct Expected {
   C<T> sum, dot;
-  T asum, nrm2, nrm2_squared;
+  T asum, nrm2, nrm2_squared, nrminf;
+  std::size_t iamax;
 };
+
+bool has_nan(double re, double im) {
+  return std::isnan(re) || std::isnan(im);
+}
+bool has_inf(double re, double im) {
+  return std::isinf(re) || std::isinf(im);
+}
+
+// Whether |a| > |b|, exactly (the parts are not NaN).
+template <class T>
+bool larger_modulus(const C<T>& a, const C<T>& b) {
+  if (has_inf(a.real(), a.imag())) return !has_inf(b.real(), b.imag());
+  if (has_inf(b.real(), b.imag())) return false;
+  ExactSum d;
+  d.add_product(a.real(), a.real());
+  d.add_product(a.imag(), a.imag());
+  d.add_product(-double(b.real()), b.real());
+  d.add_product(-double(b.imag()), b.imag());
+  return d.sign() > 0;
+}
+
+// Reference IxAMAX's loop with exact moduli, 1-based (0 when empty): x(1) NaN keeps 1, and no
+// comparison with a NaN succeeds.
+template <class T>
+std::size_t oracle_iamax(const std::vector<C<T>>& x) {
+  if (x.empty()) return 0;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < x.size(); ++i) {
+    if (has_nan(x[i].real(), x[i].imag()) || has_nan(x[best].real(), x[best].imag())) continue;
+    if (larger_modulus(x[i], x[best])) best = i;
+  }
+  return best + 1;
+}
+
+template <class T>
+T oracle_nrminf(const std::vector<C<T>>& x) {
+  T m = T(0);
+  for (const auto& v : x) {
+    if (has_nan(v.real(), v.imag())) return std::numeric_limits<T>::quiet_NaN();
+    m = std::max(m, ExKokkosTest::exact_abs(v));
+  }
+  return m;
+}
 
 template <class T>
 Expected<T> oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
@@ -76,6 +124,8 @@ Expected<T> oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
     parts.push_back(v.imag());
   }
   e.nrm2 = ExKokkosTest::exact_nrm2(parts);
+  e.nrminf = oracle_nrminf(x);
+  e.iamax = oracle_iamax(x);
   return e;
 }
 
@@ -98,6 +148,11 @@ void check_routines(const Space& space, const std::vector<C<T>>& xs, const std::
   expect_bits(ExKokkos::exnrm2(space, x, options), e.nrm2, "exnrm2 " + where, failures);
   expect_bits(ExKokkos::exnrm2_squared(space, x, options), e.nrm2_squared,
               "exnrm2_squared " + where, failures);
+  // (exnrminf and exiamax take no options: one launch, no tuning.)
+  expect_bits(ExKokkos::exnrminf(space, x), e.nrminf, "exnrminf " + where, failures);
+  const std::size_t i = ExKokkos::exiamax(space, x);
+  if (i != e.iamax && ++failures <= 10)
+    ADD_FAILURE() << "exiamax " << where << " = " << i << ", expected " << e.iamax;
 }
 
 std::vector<std::pair<std::string, ExKokkos::Options>> launch_options() {
@@ -195,6 +250,7 @@ void check_shuffled() {
     expect_bits(ExKokkos::exsum(xsv), ExKokkos::exsum(xv), "exsum" + what, failures);
     expect_bits(ExKokkos::exasum(xsv), ExKokkos::exasum(xv), "exasum" + what, failures);
     expect_bits(ExKokkos::exnrm2(xsv), ExKokkos::exnrm2(xv), "exnrm2" + what, failures);
+    expect_bits(ExKokkos::exnrminf(xsv), ExKokkos::exnrminf(xv), "exnrminf" + what, failures);
   }
   EXPECT_EQ(failures, 0);
 }
@@ -247,6 +303,50 @@ TEST(Level1Complex, ResultViewsAndEmptyVectors) {
   check_result_views<float>();
 }
 
+// exiamax where rounded moduli tie: (1, 2^-31) and (1, 2^-30) both have modulus 1 once rounded
+// (and in float too), yet the second is larger; (3, 4), (4, 3), (-5, 0) and (0, 5) tie exactly
+// (the first index wins); one infinite part beats any finite modulus, and two infinite moduli tie.
+// Every position of the largest element, on Serial and the default host space, under every
+// partition the thread counts give (ctest runs 1 to 3 threads).
+template <class T>
+void check_iamax_ties(int& failures) {
+  const T tiny = T(std::ldexp(1.0, -31)), small = T(std::ldexp(1.0, -30));
+  const T inf = std::numeric_limits<T>::infinity();
+  const std::vector<std::vector<C<T>>> cases = {
+      {C<T>(1, tiny), C<T>(1, small), C<T>(-1, tiny), C<T>(tiny, -1)},
+      {C<T>(1, tiny), C<T>(tiny, 1), C<T>(-small, 1), C<T>(1, -small), C<T>(1, tiny)},
+      {C<T>(3, 4), C<T>(4, 3), C<T>(-5, 0), C<T>(0, 5), C<T>(4, -3)},
+      {C<T>(1, 0), C<T>(-inf, 1), C<T>(1, inf), C<T>(T(3e38), T(3e38))},
+      {C<T>(T(3e38), T(3e38)), C<T>(T(3e38), -T(3e38)), C<T>(-T(3e38), T(3e38))}};
+  for (const auto& base : cases) {
+    for (std::size_t pad = 0; pad < 40; pad += 13) {
+      // Small fillers around the case move its elements across partitions.
+      std::vector<C<T>> x(pad, C<T>(T(0.25), T(-0.5)));
+      x.insert(x.end(), base.begin(), base.end());
+      x.insert(x.end(), pad, C<T>(T(-0.5), T(0.25)));
+      for (int r = 0; r < int(base.size()); ++r) {
+        std::rotate(x.begin() + pad, x.begin() + pad + 1, x.begin() + pad + base.size());
+        const auto xv = vector_of<Kokkos::LayoutLeft>(x);
+        const std::size_t want = oracle_iamax(x);
+        const std::string what = describe(x[want - 1]) + " at " + std::to_string(want);
+        for (const std::size_t got :
+             {ExKokkos::exiamax(Kokkos::Serial(), xv), ExKokkos::exiamax(Host(), xv)})
+          if (got != want && ++failures <= 10)
+            ADD_FAILURE() << "exiamax with ties, largest " << what << ": got " << got;
+        expect_bits(ExKokkos::exnrminf(Host(), xv), oracle_nrminf(x), "exnrminf with ties " + what,
+                    failures);
+      }
+    }
+  }
+}
+
+TEST(Level1Complex, IamaxTellsApartModuliThatRoundAlike) {
+  int failures = 0;
+  check_iamax_ties<double>(failures);
+  check_iamax_ties<float>(failures);
+  EXPECT_EQ(failures, 0);
+}
+
 // The multivector forms: R(j) has the bits of the rank-1 routine on column j, in every layout;
 // a rank-1 y is paired with every column of X.
 template <class T, class Layout>
@@ -268,12 +368,16 @@ void check_multivector(int& failures) {
   const auto y0 = Kokkos::subview(Y, Kokkos::ALL(), 0);
   Kokkos::View<C<T>*, Kokkos::HostSpace> sums("sums", cols), dots("dots", cols),
       dots0("dots0", cols);
-  Kokkos::View<T*, Kokkos::HostSpace> asums("asums", cols), norms("norms", cols);
+  Kokkos::View<T*, Kokkos::HostSpace> asums("asums", cols), norms("norms", cols),
+      maxima("maxima", cols);
+  Kokkos::View<int*, Kokkos::HostSpace> places("places", cols);
   ExKokkos::exsum(Host(), sums, X);
   ExKokkos::exdot(Host(), dots, X, Y);
   ExKokkos::exdot(dots0, X, y0);
   ExKokkos::exasum(asums, X);
   ExKokkos::exnrm2(Host(), norms, X);
+  ExKokkos::exnrminf(Host(), maxima, X);
+  ExKokkos::exiamax(places, X);
   Host().fence();
   for (std::size_t j = 0; j < cols; ++j) {
     const auto x = Kokkos::subview(X, Kokkos::ALL(), j);
@@ -284,6 +388,9 @@ void check_multivector(int& failures) {
     expect_bits(dots0(j), ExKokkos::exdot(x, y0), "exdot(R, X, y)" + col, failures);
     expect_bits(asums(j), ExKokkos::exasum(x), "exasum(R, X)" + col, failures);
     expect_bits(norms(j), ExKokkos::exnrm2(x), "exnrm2(R, X)" + col, failures);
+    expect_bits(maxima(j), ExKokkos::exnrminf(x), "exnrminf(R, X)" + col, failures);
+    if (std::size_t(places(j)) != ExKokkos::exiamax(x) && ++failures <= 10)
+      ADD_FAILURE() << "exiamax(R, X)" << col << " = " << places(j);
   }
 }
 

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The reduction behind exnrminf and exiamax: the largest magnitude of a vector, the smallest index
-// where it occurs and the smallest index of a NaN, in one pass. No rounding happens (|x(i)| is
-// exact, and a float converts to double exactly), and the combining step is a lexicographic
-// maximum of (magnitude, -index) beside a minimum of NaN indices: associative and commutative,
-// so every partition of the elements over threads, teams and backends gives the same result.
+// where it occurs and the smallest index of a NaN, in one pass. The combining step is a
+// lexicographic maximum of (exact magnitude, -index) beside a minimum of NaN indices: associative
+// and commutative, so every partition of the elements over threads, teams and backends gives the
+// same result.
+//  - Real values: |x(i)| is exact (and a float converts to double exactly); no rounding happens.
+//  - Kokkos::complex values: the magnitude is the modulus sqrt(re^2 + im^2) (KokkosBlas' norm of a
+//    complex value, not BLAS' |re| + |im|), kept as its correctly rounded value (exabs'). Rounding
+//    is monotone, so the largest rounded modulus is the largest modulus rounded once, which is
+//    exnrminf's answer; two elements whose rounded moduli tie are ordered by their exact squared
+//    moduli (compare_complex_magnitudes), so exiamax picks the element of largest exact modulus.
+//    An element with a NaN part is NaN (its exact re^2 + im^2 is); one with an infinite part and no
+//    NaN has modulus +inf.
 // The routines then read their answer off it:
 //  - exnrminf: NaN when any element is NaN (as LAPACK's xLANGE/xLANST; comparisons alone would
 //    drop a NaN and depend on where it falls in a partition), otherwise the largest magnitude;
@@ -15,8 +23,10 @@
 #define EXKOKKOS_MAXMAGNITUDE_IMPL_HPP
 
 #include <ExKokkos_Compat.hpp>
+#include <ExKokkos_RoundedComplex.hpp>
 #include <impl/ExKokkos_FloatBits.hpp>
 #include <impl/ExKokkos_HostCall_impl.hpp>
+#include <impl/ExKokkos_ViewTraits_impl.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -27,16 +37,29 @@
 namespace ExKokkos {
 namespace Impl {
 
+// Parts is 1 for real values, 2 for complex ones (whose rounded moduli may tie where the exact ones
+// differ: re and im keep the element to compare exactly).
+template <int Parts>
 struct MaxMagnitude {
   double magnitude;        // the largest |x(i)| of the elements that are not NaN; -1 when none
+  double re, im;           // the parts of x(index) (complex values only)
   std::int64_t index;      // the smallest i where it occurs
   std::int64_t first_nan;  // the smallest i with x(i) NaN; none when there is none
 
   static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
 
-  KOKKOS_INLINE_FUNCTION void take(double m, std::int64_t i) {
-    if (m > magnitude || (m == magnitude && i < index)) {
+  // Whether (m, r, j) comes before (magnitude, re, im, index) in the order the reduction keeps.
+  KOKKOS_INLINE_FUNCTION bool before(double m, double r, double j, std::int64_t i) const {
+    if (m != magnitude) return m > magnitude;
+    int order = 0;
+    if constexpr (Parts == 2) order = compare_complex_magnitudes(r, j, re, im);
+    return order > 0 || (order == 0 && i < index);
+  }
+  KOKKOS_INLINE_FUNCTION void take(double m, double r, double j, std::int64_t i) {
+    if (before(m, r, j, i)) {
       magnitude = m;
+      re = r;
+      im = j;
       index = i;
     }
   }
@@ -44,16 +67,16 @@ struct MaxMagnitude {
     if (i < first_nan) first_nan = i;
   }
   KOKKOS_INLINE_FUNCTION void merge(const MaxMagnitude& other) {
-    take(other.magnitude, other.index);
+    take(other.magnitude, other.re, other.im, other.index);
     take_nan(other.first_nan);
   }
 };
 
 // A Kokkos reducer of MaxMagnitude values (the interface of Kokkos' built-in reducers).
-template <class Space>
+template <class Space, int Parts>
 struct MaxMagnitudeReducer {
-  using reducer = MaxMagnitudeReducer<Space>;
-  using value_type = MaxMagnitude;
+  using reducer = MaxMagnitudeReducer<Space, Parts>;
+  using value_type = MaxMagnitude<Parts>;
   using result_view_type = Kokkos::View<value_type, Space>;
 
   result_view_type value_;
@@ -70,14 +93,17 @@ struct MaxMagnitudeReducer {
             typename std::enable_if<Enable, int>::type = 0>
   KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest,
                                    const volatile value_type& src) const {
-    value_type d{dest.magnitude, dest.index, dest.first_nan};
-    d.merge(value_type{src.magnitude, src.index, src.first_nan});
+    value_type d{dest.magnitude, dest.re, dest.im, dest.index, dest.first_nan};
+    d.merge(value_type{src.magnitude, src.re, src.im, src.index, src.first_nan});
     dest.magnitude = d.magnitude;
+    dest.re = d.re;
+    dest.im = d.im;
     dest.index = d.index;
     dest.first_nan = d.first_nan;
   }
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
     v.magnitude = -1.0;
+    v.re = v.im = 0.0;
     v.index = value_type::none;
     v.first_nan = value_type::none;
   }
@@ -88,34 +114,44 @@ struct MaxMagnitudeReducer {
 
 template <class XView>
 struct MaxMagnitudeFunctor {
+  using X = typename XView::non_const_value_type;
+  static constexpr int parts = is_exact_complex<X>() ? 2 : 1;
   XView x;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, MaxMagnitude& m) const {
-    const double v = static_cast<double>(x(i));
-    if (compat::isnan(v))
-      m.take_nan(i);
-    else
-      m.take(compat::fabs(v), i);
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, MaxMagnitude<parts>& m) const {
+    if constexpr (parts == 2) {
+      const X v = x(i);
+      if (compat::isnan(v.real()) || compat::isnan(v.imag()))
+        m.take_nan(i);
+      else
+        m.take(static_cast<double>(rounded_complex_abs(v)), v.real(), v.imag(), i);
+    } else {
+      const double v = static_cast<double>(x(i));
+      if (compat::isnan(v))
+        m.take_nan(i);
+      else
+        m.take(compat::fabs(v), 0.0, 0.0, i);
+    }
   }
 };
 
-// What exnrminf stores: T's NaN, or the largest magnitude (exactly a T).
-template <class RView, class T>
+// What exnrminf stores: T's NaN, or the largest magnitude (exactly a T, the real type of x's).
+template <class RView, class T, int Parts>
 struct NrminfFinish {
   RView r;
-  Kokkos::View<MaxMagnitude, typename RView::memory_space> m;
+  Kokkos::View<MaxMagnitude<Parts>, typename RView::memory_space> m;
   KOKKOS_INLINE_FUNCTION void operator()(const int) const {
-    const MaxMagnitude v = m();
-    r() = v.first_nan != MaxMagnitude::none ? quiet_nan<T>() : static_cast<T>(v.magnitude);
+    const MaxMagnitude<Parts> v = m();
+    r() = v.first_nan != MaxMagnitude<Parts>::none ? quiet_nan<T>() : static_cast<T>(v.magnitude);
   }
 };
 
 // What exiamax stores: the 1-based index (see the header comment).
-template <class RView, class T>
+template <class RView, class T, int Parts>
 struct IamaxFinish {
   RView r;
-  Kokkos::View<MaxMagnitude, typename RView::memory_space> m;
+  Kokkos::View<MaxMagnitude<Parts>, typename RView::memory_space> m;
   KOKKOS_INLINE_FUNCTION void operator()(const int) const {
-    const MaxMagnitude v = m();
+    const MaxMagnitude<Parts> v = m();
     using R = typename RView::non_const_value_type;
     r() = v.first_nan == 0 ? R(1) : static_cast<R>(v.index + 1);
   }
@@ -124,10 +160,12 @@ struct IamaxFinish {
 // Runs the reduction over the canonical x asynchronously on `space` and stores Finish's answer in
 // the rank-0 r (0 for an empty x). Two launches: the reduction into scratch, then one thread that
 // writes r, so that r is written once and only after every element was read.
-template <template <class, class> class Finish, class ExecSpace, class RView, class XView>
+template <template <class, class, int> class Finish, class ExecSpace, class RView, class XView>
 void max_magnitude_into(const ExecSpace& space, const RView& r, const XView& x,
                         const char* routine) {
-  using T = typename XView::non_const_value_type;
+  using T = magnitude_t<typename XView::non_const_value_type>;
+  using Functor = MaxMagnitudeFunctor<XView>;
+  constexpr int parts = Functor::parts;
   using Memory = typename ExecSpace::memory_space;
   const HostCall<ExecSpace> call(space, routine);
   const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
@@ -136,13 +174,13 @@ void max_magnitude_into(const ExecSpace& space, const RView& r, const XView& x,
     return;
   }
   // Not initialized: the reduction writes it.
-  const Kokkos::View<MaxMagnitude, Memory> m(
+  const Kokkos::View<MaxMagnitude<parts>, Memory> m(
       Kokkos::ViewAllocateWithoutInitializing("ExKokkos::max_magnitude"));
   Kokkos::parallel_reduce(
       routine, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
-      MaxMagnitudeFunctor<XView>{x}, MaxMagnitudeReducer<Memory>(m));
+      Functor{x}, MaxMagnitudeReducer<Memory, parts>(m));
   Kokkos::parallel_for(routine, Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-                       Finish<RView, T>{r, m});
+                       Finish<RView, T, parts>{r, m});
 }
 
 }  // namespace Impl
