@@ -20,7 +20,9 @@
 // NaN, as in extrsv. Returns the largest number of refinement steps any right-hand side took (0
 // without refinement). Unknown side/uplo/trans/diag, a non-square A or one whose order is not B's
 // rows (side L) or columns (side R), and invalid Options throw std::invalid_argument before
-// anything is written. Value types double and float; any layout, strided subviews.
+// anything is written. Value types double, float and their Kokkos::complex (extrsv's complex
+// definition, RN(alpha b) part by part as exscal's; trans "C" or "H" conjugates A); any layout,
+// strided subviews.
 //
 // Each right-hand side is copied (scaled) into one contiguous work vector, solved there and copied
 // back: the solves then run on the canonical view extrsv takes for Kokkos::View<T*>, so extrsm
@@ -58,7 +60,8 @@ int trsm_entry(const ExecSpace& space, const TriangularModes& modes,
   const Kokkos::View<T*, typename ExecSpace::memory_space> memory(
       Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ExKokkos::extrsm::rhs"), n);
   const auto work = write_view<ExecSpace>(memory);
-  // Side R: x^T op(A) = alpha b^T is op(A)^T x = alpha b, extrsv with trans flipped.
+  // Side R: x^T op(A) = alpha b^T is op(A)^T x = alpha b, extrsv with trans flipped; for complex
+  // values conjugation stays (op(A)^T of A^H is conj(A), transposed no more).
   const bool transposed = modes.transposed != !modes.left;
   int steps = 0;
   for (std::size_t j = 0; j < count; ++j) {
@@ -66,7 +69,8 @@ int trsm_entry(const ExecSpace& space, const TriangularModes& modes,
                                : Rhs(Kokkos::subview(B, j, Kokkos::ALL()));
     // exscal's work(k) = RN(alpha rhs(k)): the one rounding before the solve.
     scal_columns<ScalFunctor>(space, routine, work, alpha, read_view<ExecSpace>(rhs));
-    const int s = trsv_entry(space, modes.lower, transposed, modes.unit, A, work, options);
+    const int s =
+        trsv_entry(space, modes.lower, transposed, modes.conjugated, modes.unit, A, work, options);
     steps = s > steps ? s : steps;
     Kokkos::deep_copy(space, rhs, work);
   }
@@ -85,7 +89,8 @@ int extrsm(const ExecSpace& space, const char side[], const char uplo[], const c
   Impl::require_accessible<ExecSpace, AView>();
   Impl::require_accessible<ExecSpace, BView>();
   using T = typename BView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::extrsm: B must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::extrsm: B must hold double, float or their Kokkos::complex");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value,
                 "ExKokkos::extrsm: A and B must hold the same value type");
   static_assert(!std::is_const<typename BView::value_type>::value,

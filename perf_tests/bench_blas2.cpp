@@ -6,7 +6,9 @@
 // side and a plain Kokkos substitution ("N"); the rank updates exger, exsyr and exsyr2 (lower)
 // beside the BLAS of the build (OpenBLAS' dger, dsyr, dsyr2, on the host) and a plain Kokkos
 // kernel of the same shape (A(i, j) += alpha x(i) y(j)); complex exgemv ("N", "T", "C", double and
-// float) beside KokkosBlas::gemv on complex values. Prints the time ratios at the end
+// float) beside KokkosBlas::gemv on complex values; complex extrsv (lower, non-unit, "N" and "C")
+// beside KokkosBlas::trsm with one right-hand side (OpenBLAS' ztrsm). Prints the time ratios at the
+// end
 // (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
@@ -217,6 +219,50 @@ void register_trsv(const std::string& routine, const std::string& variant, std::
       ->Unit(benchmark::kMillisecond);
 }
 
+// Complex triangles: diagonal of modulus in [1, 2) (parts 1.5 + 0.5 u, 0.5 u), off-diagonal parts
+// U[-1, 1) / n: well-conditioned. variant: "L" (lower, "N") or "LC" (lower, "C").
+struct ComplexTrsvProblem {
+  using Matrix = Kokkos::View<Kokkos::complex<double>**, Kokkos::LayoutLeft, Mem>;
+  using Vector = Kokkos::View<Kokkos::complex<double>*, Kokkos::LayoutLeft, Mem>;
+  Matrix T;
+  Vector b, b0;
+};
+
+void register_complex_trsv(const std::string& routine, const std::string& variant, std::size_t n,
+                           std::function<void(ComplexTrsvProblem&)> body) {
+  using P = ComplexTrsvProblem;
+  const std::string name = routine + "/" + variant + "/" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        P p{P::Matrix("T", n, n), P::Vector("b", n), P::Vector("b0", n)};
+        fill_parts(p.T, false, n + 3);
+        fill_parts(p.b0, false, n + 4);
+        const P::Matrix T = p.T;
+        const double scale = 1.0 / double(n);
+        Kokkos::parallel_for(
+            "diagonal", Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const std::size_t i) {
+              for (std::size_t j = 0; j < n; ++j) {
+                const auto t = T(i, j);
+                T(i, j) = i == j ? Kokkos::complex<double>(1.5 + 0.5 * t.real(), 0.5 * t.imag())
+                                 : (j < i ? t * scale : Kokkos::complex<double>(0.0));
+              }
+            });
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.b, p.b0);
+          Space().fence();
+          state.ResumeTiming();
+          body(p);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n / 2 *
+                                sizeof(Kokkos::complex<double>));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 struct RankProblem {
   Matrix A, A0;
   Vec x, y;
@@ -315,6 +361,20 @@ int main(int argc, char** argv) {
           });
     });
   }
+  for (std::size_t n : {1024, 4096})
+    for (const char* trans : {"N", "C"}) {
+      const std::string variant = trans[0] == 'N' ? "L" : "LC";
+      register_complex_trsv("extrsv_complex", variant, n, [=](ComplexTrsvProblem& p) {
+        ExKokkos::extrsv(Space(), "L", trans, "N", p.T, p.b);
+      });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_complex_trsv("KokkosBlas::trsm_complex", variant, n, [=](ComplexTrsvProblem& p) {
+        const Kokkos::View<Kokkos::complex<double>**, Kokkos::LayoutLeft, Mem> B(p.b.data(),
+                                                                                 p.b.extent(0), 1);
+        KokkosBlas::trsm("L", "L", trans, "N", Kokkos::complex<double>(1.0), p.T, B);
+      });
+#endif
+    }
   for (std::size_t n : {1024, 4096}) {
     register_rank_update("exger", n,
                          [](RankProblem& p) { ExKokkos::exger(Space(), "T", 1.5, p.x, p.y, p.A); });
@@ -352,6 +412,7 @@ int main(int argc, char** argv) {
       {"exgemv_complex_float", "KokkosBlas::gemv_complex_float"},
       {"extrsv", "KokkosBlas::trsm"},
       {"extrsv", "plain_substitution"},
+      {"extrsv_complex", "KokkosBlas::trsm_complex"},
       {"exger", "dger"},
       {"exger", "plain_ger"},
       {"exsyr", "dsyr"},

@@ -91,6 +91,7 @@ struct TriangularModes {
   bool left = true;
   bool lower = true;
   bool transposed = false;
+  bool conjugated = false;  // trans "C" or "H" (for complex values; "T" for real ones)
   bool unit = false;
 };
 
@@ -99,6 +100,7 @@ inline TriangularModes parse_triangular_modes(const char* routine, const char up
   TriangularModes m;
   m.lower = parse_flag(routine, "uplo", uplo, "LU") == 'L';
   m.transposed = parse_trans(routine, trans);
+  m.conjugated = parse_conjugate(trans);
   m.unit = parse_flag(routine, "diag", diag, "NU") == 'U';
   return m;
 }

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// extrsv on Kokkos::complex values: the real definition, x_q = RN(RN(S_q) / T(q, q)) with
+// S_q = b_q - sum_{r < q} T(q, r) x_r exact, where each RN of a complex value rounds each part
+// once: RN(S_q) is the complex of the two parts' exact sums rounded once, and the quotient's parts
+// are each the exact quotient of their exact numerator and |T(q, q)|^2, rounded once
+// (rounded_complex_quotient, core/ExKokkos_RoundedQuotient.hpp: exinvscal's division).
+//
+// The parts of S_q are two real sums of 2q + 1 terms over the parts of the solved x_r:
+//   re S_q = re b_q + sum_r (-re t_qr) re x_r + (im t_qr) im x_r,
+//   im S_q = im b_q + sum_r (-im t_qr) re x_r + (-re t_qr) im x_r,
+// so that the blocked substitution of the real extrsv carries over with the complex rows seen as
+// real ones (the interleaved form of complex exgemv, ExKokkos_ComplexGemv_impl.hpp):
+//   1. panel: both parts of each row q of the block over the columns solved before it, by the real
+//      exgemv engine on an operand of 2 rows real outputs and 2p real terms, kept exactly;
+//   2. diagonal block, row by row in order on one thread: the panel's sums plus b_q and the
+//      block's own terms, each part rounded once, then the quotient.
+// T(q, r) = op(A)(idx(q), idx(r)) is lower triangular in the relabelled order of the real solve
+// (ExKokkos_TrsvOperands_impl.hpp), op(A) transposed and conjugated independently (extrsm's side
+// "R" solves with conj(A), neither transposed nor conjugate-transposed). Every x_q is a function
+// of exact quantities only, so every block size, schedule, thread count and backend gives the same
+// bits.
+#ifndef EXKOKKOS_COMPLEXTRSV_IMPL_HPP
+#define EXKOKKOS_COMPLEXTRSV_IMPL_HPP
+
+#include "ExKokkos_Gemv_impl.hpp"
+#include "ExKokkos_Trsv_impl.hpp"
+
+#include <ExKokkos_LongAccumulator.hpp>
+#include <ExKokkos_RoundedComplex.hpp>
+#include <ExKokkos_RoundedQuotient.hpp>
+#include <impl/ExKokkos_ViewTraits_impl.hpp>
+
+namespace ExKokkos {
+namespace Impl {
+
+// T(q, r) = op(A)(idx(q), idx(r)) of a complex matrix, op(A)(i, j) = A(i, j) or A(j, i),
+// conjugated or not; idx(q) = n - 1 - q when op(A) is upper triangular (reversed). As the real
+// solve's strided operand, the relabelling is folded into an origin and two signed strides, here
+// over the parts as reals: re T(q, r) at origin[q rs + r cs], im T(q, r) (before conjugation) one
+// real further.
+template <class Real>
+struct ComplexTriangle {
+  const Real* origin;
+  std::int64_t rs, cs;  // in reals
+  std::int64_t n;
+  double conj;  // -1 when conjugated, else 1
+  bool reversed;
+
+  template <class AView>
+  static ComplexTriangle make(const AView& A, bool transposed, bool conjugated, bool reversed) {
+    ComplexTriangle t;
+    const std::int64_t s0 = 2 * std::int64_t(A.stride(0)), s1 = 2 * std::int64_t(A.stride(1));
+    t.n = std::int64_t(A.extent(0));
+    t.rs = transposed ? s1 : s0;
+    t.cs = transposed ? s0 : s1;
+    t.origin = reinterpret_cast<const Real*>(A.data());
+    if (reversed && t.n > 0) {
+      t.origin += (t.n - 1) * (t.rs + t.cs);
+      t.rs = -t.rs;
+      t.cs = -t.cs;
+    }
+    t.conj = conjugated ? -1.0 : 1.0;
+    t.reversed = reversed;
+    return t;
+  }
+
+  KOKKOS_INLINE_FUNCTION std::int64_t index(std::int64_t q) const {
+    return reversed ? n - 1 - q : q;
+  }
+  KOKKOS_INLINE_FUNCTION const Real* at(std::int64_t q, std::int64_t r) const {
+    return origin + q * rs + r * cs;
+  }
+  KOKKOS_INLINE_FUNCTION void parts(std::int64_t q, std::int64_t r, double& re, double& im) const {
+    const Real* a = at(q, r);
+    re = static_cast<double>(a[0]);
+    im = conj * static_cast<double>(a[1]);
+  }
+  // Whether a row of T is contiguous in memory (the engine's choice of schedule only).
+  bool row_contiguous() const { return cs == 2 || cs == -2; }
+};
+
+// The factor of real term k (x's part k & 1 of column k >> 1) in part p of -t x, t = T(q, r):
+// part 0 -re t, +im t; part 1 -im t, -re t (negation is exact). Branch-free from t's parts in
+// memory: the part read is re when p and k have the same parity, else im (conjugation flips its
+// sign); the signs are - and + for part 0, - and - for part 1.
+template <class Tri>
+KOKKOS_INLINE_FUNCTION double negated_product_factor(const Tri& tri, std::int64_t q, std::int64_t r,
+                                                     int p, std::int64_t k) {
+  const int odd = int(k & 1);
+  const int which = p ^ odd;
+  const double v = static_cast<double>(tri.at(q, r)[which]);
+  const double sign = (p == 0 && odd == 1) ? tri.conj : (which == 1 ? -tri.conj : -1.0);
+  return sign * v;
+}
+
+// Rows p .. p + rows - 1 of -T against the solved columns 0 .. p - 1, as 2 rows real outputs
+// (2 i + part) of 2p real terms each: the panel, an exgemv operand.
+template <class Tri>
+struct ComplexPanelOperand {
+  Tri tri;
+  std::int64_t p, rows;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t o, std::int64_t k) const {
+    return negated_product_factor(tri, p + (o >> 1), k >> 1, int(o & 1), k);
+  }
+  std::int64_t outputs() const { return 2 * rows; }
+  std::int64_t inner() const { return 2 * p; }
+  bool inner_contiguous() const { return tri.row_contiguous(); }
+};
+
+// The whole of row q of -T including its diagonal (-1 when unit), zeros beyond it, as the panel's
+// real rows: the operand of the exact residual b - T x.
+template <class Tri>
+struct ComplexFullTriangleOperand {
+  Tri tri;
+  bool unit;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t o, std::int64_t k) const {
+    const std::int64_t q = o >> 1, r = k >> 1;
+    if (r > q) return 0.0;
+    if (r == q && unit) return (o & 1) == (k & 1) ? -1.0 : 0.0;  // -(1 + 0i)
+    return negated_product_factor(tri, q, r, int(o & 1), k);
+  }
+  std::int64_t outputs() const { return 2 * tri.n; }
+  std::int64_t inner() const { return 2 * tri.n; }
+  bool inner_contiguous() const { return tri.row_contiguous(); }
+};
+
+// x's parts in the relabelled order: real term k is part k & 1 of x_{k >> 1}.
+template <class Tri, class BView>
+struct ComplexRelabelledParts {
+  Tri tri;
+  BView b;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t k) const {
+    const auto v = b(tri.index(k >> 1));
+    return static_cast<double>((k & 1) != 0 ? v.imag() : v.real());
+  }
+};
+
+// Residual finish (ExKokkos_Finish_impl.hpp): part o & 1 of r_q, q = o >> 1, is RN(b_q + S) with
+// S that part of sum_r -T(q, r) x_r, one rounding; r holds the parts interleaved, in b's order
+// (r_q at idx(q)).
+template <class Tri, class RView, class BView>
+struct ComplexResidualFinish {
+  using value_type = typename RView::non_const_value_type;
+  Tri tri;
+  RView r;  // 2n reals
+  BView b;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t o, const LongAccumulator& s) const {
+    const std::int64_t i = tri.index(o >> 1);
+    const auto v = b(i);
+    LongAccumulator total = s;
+    total.add((o & 1) != 0 ? v.imag() : v.real());
+    r(2 * i + (o & 1)) = total.round<value_type>();
+  }
+};
+
+// The diagonal block p .. p + rows - 1 on one thread, in order: both parts of S_q from the panel's
+// exact sums (none for the first block), b_q and the block's terms, each rounded once, then
+// x_q = RN(S_q) / T(q, q) with each part rounded once (or RN(S_q) with a unit diagonal).
+template <class Tri, class BView, class Workspace>
+struct ComplexDiagonalBlockFunctor {
+  using C = typename BView::non_const_value_type;
+  using T = magnitude_t<C>;
+  Tri tri;
+  BView b;
+  Workspace ws;  // 2 rows exact sums, part p of row i at 2 i + p
+  std::int64_t p, rows;
+  bool unit, first;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    for (std::int64_t i = 0; i < rows; ++i) {
+      const std::int64_t q = p + i;
+      LongAccumulator s[2];
+      if (!first) {
+        s[0] = ws(2 * i);
+        s[1] = ws(2 * i + 1);
+      }
+      const C bq = b(tri.index(q));
+      s[0].add(static_cast<double>(bq.real()));
+      s[1].add(static_cast<double>(bq.imag()));
+      for (std::int64_t r = p; r < q; ++r) {
+        double re, im;
+        tri.parts(q, r, re, im);
+        const C x = b(tri.index(r));
+        add_complex_product(s, -re, -im, static_cast<double>(x.real()),
+                            static_cast<double>(x.imag()));
+      }
+      const C rounded(s[0].template round<T>(), s[1].template round<T>());
+      C x = rounded;
+      if (!unit) {
+        double re, im;
+        tri.parts(q, q, re, im);
+        x = rounded_complex_quotient(rounded, C(static_cast<T>(re), static_cast<T>(im)));
+      }
+      b(tri.index(q)) = x;
+    }
+  }
+};
+
+// The block size: options.block_size, else 128 rows on the host and 32 on devices (where one
+// thread solves each diagonal block).
+template <class ExecSpace>
+std::int64_t complex_trsv_block(const Options& options, std::int64_t n) {
+  const std::int64_t block =
+      options.block_size > 0 ? options.block_size : (is_host_space<ExecSpace>() ? 128 : 32);
+  return block < n ? block : (n > 0 ? n : 1);
+}
+
+template <class ExecSpace, class Tri, class BView>
+void complex_blocked_substitution(const ExecSpace& space, const Tri& tri, const BView& b, bool unit,
+                                  const Options& options, std::int64_t nb,
+                                  const TrsvWorkspace<ExecSpace>& ws, const char* routine) {
+  using T = magnitude_t<typename BView::non_const_value_type>;
+  for (std::int64_t p = 0; p < tri.n; p += nb) {
+    const std::int64_t rows = tri.n - p < nb ? tri.n - p : nb;
+    if (p > 0) {
+      const ComplexPanelOperand<Tri> panel{tri, p, rows};
+      const GemvConfig c =
+          resolve_gemv_config(space, options, panel, std::is_same<T, double>::value, routine);
+      launch_gemv(space, c, panel, ComplexRelabelledParts<Tri, BView>{tri, b},
+                  KeepExactSum<T, TrsvWorkspace<ExecSpace>>{ws});
+    }
+    Kokkos::parallel_for("ExKokkos::extrsv::complex_diagonal_block",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+                         ComplexDiagonalBlockFunctor<Tri, BView, TrsvWorkspace<ExecSpace>>{
+                             tri, b, ws, p, rows, unit, p == 0});
+  }
+}
+
+// The interleaved parts of r as a complex vector.
+template <class CView, class RView>
+struct GatherComplexParts {
+  CView c;
+  RView r;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    using C = typename CView::non_const_value_type;
+    c(i) = C(r(2 * i), r(2 * i + 1));
+  }
+};
+
+// Solves in place, then refines up to options.refinement_steps times as the real solve does:
+// r = RN(b - T x) with each part's residual exact, d = T^-1 r, x = RN(x + d) part by part, until x
+// stops changing. Returns the number of refinement steps taken.
+template <class ExecSpace, class Tri, class BView>
+int complex_solve_triangular(const ExecSpace& space, const Tri& tri, const BView& b, bool unit,
+                             const Options& options, const char* routine) {
+  using C = typename BView::non_const_value_type;
+  using T = magnitude_t<C>;
+  using Memory = typename ExecSpace::memory_space;
+  const std::int64_t n = tri.n;
+  const std::int64_t nb = complex_trsv_block<ExecSpace>(options, n);
+  const TrsvWorkspace<ExecSpace> ws(Kokkos::view_alloc(space, "ExKokkos::extrsv::complex_panel"),
+                                    2 * nb);
+  Kokkos::View<C*, Memory> original;
+  if (options.refinement_steps > 0) {
+    original = decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), n);
+    Kokkos::deep_copy(space, original, b);
+  }
+  complex_blocked_substitution(space, tri, b, unit, options, nb, ws, routine);
+  if (options.refinement_steps <= 0) return 0;
+  // d is solved for as b's type, so that the substitutions of b and of d share their kernels.
+  const Kokkos::View<C*, Memory> correction_memory(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "d"), n);
+  const BView correction = correction_memory;
+  const Kokkos::View<T*, Memory> residual(Kokkos::view_alloc(Kokkos::WithoutInitializing, "r"),
+                                          2 * n);
+  int steps = 0;
+  while (steps < options.refinement_steps) {
+    const ComplexFullTriangleOperand<Tri> full{tri, unit};
+    const GemvConfig c =
+        resolve_gemv_config(space, options, full, std::is_same<T, double>::value, routine);
+    launch_gemv(space, c, full, ComplexRelabelledParts<Tri, BView>{tri, b},
+                ComplexResidualFinish<Tri, decltype(residual), decltype(original)>{tri, residual,
+                                                                                   original});
+    Kokkos::parallel_for("ExKokkos::extrsv::complex_residual",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                         GatherComplexParts<BView, decltype(residual)>{correction, residual});
+    complex_blocked_substitution(space, tri, correction, unit, options, nb, ws, routine);
+    // Kokkos::complex's + adds part by part: one IEEE addition, one rounding, a part.
+    std::int64_t changed = 0;
+    Kokkos::parallel_reduce("ExKokkos::extrsv::refine", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                            ApplyCorrection<BView, BView>{b, correction}, changed);
+    ++steps;
+    if (changed == 0) break;
+  }
+  return steps;
+}
+
+}  // namespace Impl
+}  // namespace ExKokkos
+
+#endif  // EXKOKKOS_COMPLEXTRSV_IMPL_HPP
