@@ -19,6 +19,11 @@
 // x_i, |x_i|, x_i y_i) rounded once to nearest, ties to even, in the value type; exnrm2 the square
 // root of the exact sum of squares rounded once. IEEE special values and the sign of an exact
 // zero as the device-wide routines; an empty x gives +0.
+// Kokkos::complex<double> and Kokkos::complex<float> views: the device-wide routines' complex
+// definitions (exdot conj(x) . y, each part its exact sum rounded once; exsum each part; exasum
+// BLAS' sum of |re| + |im| and exnrm2 the root of the exact sum of re^2 + im^2, both real), from
+// the same real terms (blas/impl/ExKokkos_ComplexTerms_impl.hpp), so the same bits: a complex
+// result is two team reductions, one a part.
 //
 // Team scratch: none (team_scratch_size() is 0). The threads meet in the team's reduction
 // (blas/impl/ExKokkos_TeamReduce_impl.hpp), like a nested Kokkos::parallel_reduce.
@@ -43,6 +48,7 @@
 #include "ExKokkos_Dot.hpp"
 #include "ExKokkos_Nrm2.hpp"
 #include "ExKokkos_Sum.hpp"
+#include "impl/ExKokkos_ComplexTerms_impl.hpp"
 #include "impl/ExKokkos_TeamReduce_impl.hpp"
 
 #include <impl/ExKokkos_ViewTraits_impl.hpp>
@@ -98,8 +104,18 @@ KOKKOS_INLINE_FUNCTION typename XView::non_const_value_type exdot(const Member& 
   static_assert(std::is_same<T, typename YView::non_const_value_type>::value,
                 "ExKokkos::Experimental::exdot: x and y must hold the same value type");
   Impl::check_team_dot_extents(x, y);
-  return Impl::team_reduction_value<T, Impl::RoundSum>(team, Impl::dot_terms_t<XView, YView>{x, y},
-                                                       std::int64_t(x.extent(0)));
+  const std::int64_t n = std::int64_t(x.extent(0));
+  if constexpr (Impl::is_exact_complex<T>()) {
+    using R = Impl::magnitude_t<T>;
+    const R re = Impl::team_reduction_value<R, Impl::RoundSum>(
+        team, Impl::ComplexDotTerms<XView, YView, false>{x, y}, 2 * n);
+    const R im = Impl::team_reduction_value<R, Impl::RoundSum>(
+        team, Impl::ComplexDotTerms<XView, YView, true>{x, y}, 2 * n);
+    return T(re, im);
+  } else {
+    return Impl::team_reduction_value<T, Impl::RoundSum>(team,
+                                                         Impl::dot_terms_t<XView, YView>{x, y}, n);
+  }
 }
 
 template <class Member, class XView,
@@ -107,26 +123,43 @@ template <class Member, class XView,
 KOKKOS_INLINE_FUNCTION typename XView::non_const_value_type exsum(const Member& team,
                                                                   const XView& x) {
   using T = typename XView::non_const_value_type;
-  return Impl::team_reduction_value<T, Impl::RoundSum>(team, Impl::SumTerms<XView>{x},
-                                                       std::int64_t(x.extent(0)));
+  const std::int64_t n = std::int64_t(x.extent(0));
+  if constexpr (Impl::is_exact_complex<T>()) {
+    using R = Impl::magnitude_t<T>;
+    const R re = Impl::team_reduction_value<R, Impl::RoundSum>(
+        team, Impl::ComplexPartTerms<XView, false>{x}, n);
+    const R im = Impl::team_reduction_value<R, Impl::RoundSum>(
+        team, Impl::ComplexPartTerms<XView, true>{x}, n);
+    return T(re, im);
+  } else {
+    return Impl::team_reduction_value<T, Impl::RoundSum>(team, Impl::SumTerms<XView>{x}, n);
+  }
 }
 
 template <class Member, class XView,
           typename std::enable_if<Impl::is_team_level1_vector<XView>(), int>::type = 0>
-KOKKOS_INLINE_FUNCTION typename XView::non_const_value_type exasum(const Member& team,
-                                                                   const XView& x) {
+KOKKOS_INLINE_FUNCTION Impl::magnitude_t<typename XView::non_const_value_type> exasum(
+    const Member& team, const XView& x) {
   using T = typename XView::non_const_value_type;
-  return Impl::team_reduction_value<T, Impl::RoundSum>(team, Impl::AbsTerms<XView>{x},
-                                                       std::int64_t(x.extent(0)));
+  const std::int64_t n = std::int64_t(x.extent(0));
+  if constexpr (Impl::is_exact_complex<T>())
+    return Impl::team_reduction_value<Impl::magnitude_t<T>, Impl::RoundSum>(
+        team, Impl::ComplexAbsTerms<XView>{x}, 2 * n);
+  else
+    return Impl::team_reduction_value<T, Impl::RoundSum>(team, Impl::AbsTerms<XView>{x}, n);
 }
 
 template <class Member, class XView,
           typename std::enable_if<Impl::is_team_level1_vector<XView>(), int>::type = 0>
-KOKKOS_INLINE_FUNCTION typename XView::non_const_value_type exnrm2(const Member& team,
-                                                                   const XView& x) {
+KOKKOS_INLINE_FUNCTION Impl::magnitude_t<typename XView::non_const_value_type> exnrm2(
+    const Member& team, const XView& x) {
   using T = typename XView::non_const_value_type;
-  return Impl::team_reduction_value<T, Impl::RoundSqrt>(team, Impl::square_terms_t<XView>{x},
-                                                        std::int64_t(x.extent(0)));
+  const std::int64_t n = std::int64_t(x.extent(0));
+  if constexpr (Impl::is_exact_complex<T>())
+    return Impl::team_reduction_value<Impl::magnitude_t<T>, Impl::RoundSqrt>(
+        team, Impl::ComplexSquareTerms<XView>{x}, 2 * n);
+  else
+    return Impl::team_reduction_value<T, Impl::RoundSqrt>(team, Impl::square_terms_t<XView>{x}, n);
 }
 
 template <class XView, class YView,
@@ -143,12 +176,14 @@ KOKKOS_INLINE_FUNCTION typename XView::non_const_value_type serial_exsum(const X
 }
 
 template <class XView, typename std::enable_if<Impl::is_team_level1_vector<XView>(), int>::type = 0>
-KOKKOS_INLINE_FUNCTION typename XView::non_const_value_type serial_exasum(const XView& x) {
+KOKKOS_INLINE_FUNCTION Impl::magnitude_t<typename XView::non_const_value_type> serial_exasum(
+    const XView& x) {
   return exasum(nullptr, x);
 }
 
 template <class XView, typename std::enable_if<Impl::is_team_level1_vector<XView>(), int>::type = 0>
-KOKKOS_INLINE_FUNCTION typename XView::non_const_value_type serial_exnrm2(const XView& x) {
+KOKKOS_INLINE_FUNCTION Impl::magnitude_t<typename XView::non_const_value_type> serial_exnrm2(
+    const XView& x) {
   return exnrm2(nullptr, x);
 }
 
