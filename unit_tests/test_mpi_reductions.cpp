@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ExKokkos::mpi (mpi/ExKokkos_MPI.hpp) bit for bit: exsum, exasum, exdot, exnrm2 and the
-// allreduce of a user's ExactSum reducer, over MPI_COMM_WORLD, must equal the MPFR oracle of the
+// ExKokkos::mpi (mpi/ExKokkos_MPI.hpp) bit for bit: exsum, exasum, exdot, exnrm2 (on real and
+// Kokkos::complex values, rank-1 and multivector forms) and the allreduce of a user's ExactSum
+// reducer, over MPI_COMM_WORLD, must equal the MPFR oracle of the
 // whole data and the single-process routine on the whole data, for every input generator (full
 // exponent range, cancellation, ties, NaN/Inf, signed zeros, ill-conditioned dot products), under
 // several distributions of the data over the ranks (uneven blocks with empty ranks, everything on
@@ -16,6 +17,7 @@
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
@@ -480,6 +482,163 @@ std::string multivectors() {
   return lines;
 }
 
+// --- Complex values ----------------------------------------------------------------------------
+
+template <class T>
+using C = Kokkos::complex<T>;
+
+// Both parts' bits in one word (a mix for doubles: the repro line compares, never decodes).
+std::uint64_t bits(const C<double>& v) {
+  return bits(v.real()) ^ (bits(v.imag()) * 3);
+}
+std::uint64_t bits(const C<float>& v) {
+  return bits(v.real()) | (bits(v.imag()) << 32);
+}
+
+// The complex routines' results from their definitions: exsum and exdot (conj(x) . y) each part
+// its exact sum rounded once, exasum BLAS' sum of |re| + |im|, exnrm2 the root of the exact sum
+// of re^2 + im^2. Every rank holds the same data, so every rank computes them.
+template <class T>
+struct ComplexResults {
+  C<T> sum, dot;
+  T asum, nrm2;
+};
+
+template <class T>
+ComplexResults<T> complex_oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
+  ExKokkosTest::ExactSum re, im, abs, dot_re, dot_im;
+  std::vector<T> parts;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double xr = x[i].real(), xi = x[i].imag(), yr = y[i].real(), yi = y[i].imag();
+    re.add(xr);
+    im.add(xi);
+    abs.add(std::fabs(xr));
+    abs.add(std::fabs(xi));
+    dot_re.add_product(xr, yr);
+    dot_re.add_product(xi, yi);
+    dot_im.add_product(xr, yi);
+    dot_im.add_product(-xi, yr);
+    parts.push_back(x[i].real());
+    parts.push_back(x[i].imag());
+  }
+  ComplexResults<T> r;
+  r.sum = C<T>(rounded<T>(re), rounded<T>(im));
+  r.dot = C<T>(rounded<T>(dot_re), rounded<T>(dot_im));
+  r.asum = rounded<T>(abs);
+  r.nrm2 = ExKokkosTest::exact_nrm2(parts);
+  return r;
+}
+
+template <class T>
+void expect_complex_results(const ComplexResults<T>& got, const ComplexResults<T>& want,
+                            const std::string& what, std::vector<std::uint64_t>& words,
+                            std::string& line) {
+  EXPECT_TRUE(same_bits(got.sum, want.sum))
+      << what << " exsum: " << describe(got.sum) << " vs oracle " << describe(want.sum);
+  EXPECT_TRUE(same_bits(got.dot, want.dot))
+      << what << " exdot: " << describe(got.dot) << " vs oracle " << describe(want.dot);
+  EXPECT_TRUE(same_bits(got.asum, want.asum))
+      << what << " exasum: " << describe(got.asum) << " vs oracle " << describe(want.asum);
+  EXPECT_TRUE(same_bits(got.nrm2, want.nrm2))
+      << what << " exnrm2: " << describe(got.nrm2) << " vs oracle " << describe(want.nrm2);
+  for (const std::uint64_t b : {bits(got.sum), bits(got.dot), bits(got.asum), bits(got.nrm2)}) {
+    words.push_back(b);
+    char hex[24];
+    std::snprintf(hex, sizeof hex, " %016" PRIx64, b);
+    line += hex;
+  }
+}
+
+// The four complex routines, rank-1 and multivector forms, under every distribution (options
+// differing between ranks; round robin through strided views and a strided R), against the
+// oracle; the multivector's columns are x and y, paired with y and x. Returns a repro line.
+template <class T>
+std::string check_complex_case(const std::vector<C<T>>& x, const std::vector<C<T>>& y,
+                               const std::string& what, std::uint64_t seed) {
+  const int rank = world_rank(), size = world_size();
+  const ComplexResults<T> want = complex_oracle(x, y), want_y = complex_oracle(y, x);
+  std::string line = what + " complex n=" + std::to_string(x.size());
+  {
+    const auto gx = to_view<Space>(x), gy = to_view<Space>(y);
+    std::vector<std::uint64_t> unused;
+    std::string ignored;
+    expect_complex_results(
+        ComplexResults<T>{ExKokkos::exsum(Space(), gx), ExKokkos::exdot(Space(), gx, gy),
+                          ExKokkos::exasum(Space(), gx), ExKokkos::exnrm2(Space(), gx)},
+        want, what + " single-process", unused, ignored);
+  }
+  for (Distribution d : all_distributions) {
+    const std::vector<std::size_t> mine = owned(d, x.size(), rank, size, seed);
+    const std::vector<C<T>> lx = gather(x, mine), ly = gather(y, mine);
+    const ExKokkos::Options o = rank_options(d, rank);
+    const std::string where =
+        what + " " + name(d) + " rank " + std::to_string(rank) + "/" + std::to_string(size);
+    std::vector<std::uint64_t> words;
+    line += std::string(" ") + name(d);
+    const auto rank1 = [&](const auto& vx, const auto& vy) {
+      return ComplexResults<T>{ExKokkos::mpi::exsum(Space(), vx, MPI_COMM_WORLD, o),
+                               ExKokkos::mpi::exdot(Space(), vx, vy, MPI_COMM_WORLD, o),
+                               ExKokkos::mpi::exasum(vx, MPI_COMM_WORLD, o),
+                               ExKokkos::mpi::exnrm2(vx, MPI_COMM_WORLD, o)};
+    };
+    if (d == Distribution::round_robin)
+      expect_complex_results(rank1(strided_view(lx), strided_view(ly)), want, where, words, line);
+    else
+      expect_complex_results(rank1(to_view<Space>(lx), to_view<Space>(ly)), want, where, words,
+                             line);
+    // The multivector forms: columns x, y of X and y, x of Y; R strided for round robin.
+    const auto X = to_matrix<Kokkos::View<C<T>**, Kokkos::LayoutLeft, Mem>>(
+        std::vector<std::vector<C<T>>>{x, y}, mine);
+    const auto Y = to_matrix<Kokkos::View<C<T>**, Kokkos::LayoutLeft, Mem>>(
+        std::vector<std::vector<C<T>>>{y, x}, mine);
+    Kokkos::View<C<T>**, Kokkos::LayoutRight, Mem> storage("R", 2, 2);
+    const Kokkos::View<C<T>*, Kokkos::LayoutStride, Mem> sums =
+        Kokkos::subview(storage, Kokkos::ALL(), 1);
+    Kokkos::View<C<T>*, Mem> dots("dots", 2);
+    Kokkos::View<T*, Mem> asums("asums", 2), norms("norms", 2);
+    ExKokkos::mpi::exsum(Space(), sums, X, MPI_COMM_WORLD, o);
+    ExKokkos::mpi::exdot(dots, X, Y, MPI_COMM_WORLD, o);
+    ExKokkos::mpi::exasum(Space(), asums, X, MPI_COMM_WORLD, o);
+    ExKokkos::mpi::exnrm2(norms, X, MPI_COMM_WORLD, o);
+    const auto s = to_vector(sums), dv = to_vector(dots);
+    const auto a = to_vector(asums), nv = to_vector(norms);
+    for (int j = 0; j < 2; ++j)
+      expect_complex_results(ComplexResults<T>{s[j], dv[j], a[j], nv[j]}, j == 0 ? want : want_y,
+                             where + " multivector column " + std::to_string(j), words, line);
+    EXPECT_TRUE(same_on_every_rank(words)) << where << ": the ranks got different bits";
+  }
+  return line + "\n";
+}
+
+template <class T>
+std::string complex_data_of() {
+  std::string lines;
+  std::mt19937_64 rng(sizeof(T) == 4 ? 13 : 12);
+  for (const auto& g : ExKokkosTest::sum_generators())
+    for (std::size_t n : {0, 7, 3001}) {
+      auto x = ExKokkosTest::complexes<T>(g.generate(n, rng), g.generate(n, rng));
+      auto y = ExKokkosTest::complexes<T>(g.generate(n, rng), g.generate(n, rng));
+      const std::size_t m = std::min(x.size(), y.size());
+      x.resize(m);
+      y.resize(m);
+      lines += check_complex_case(x, y, g.name, rng());
+    }
+  // Products built to cancel, overflow or underflow in the real part of conj(x) . y.
+  for (const auto& g : ExKokkosTest::product_generators()) {
+    auto [a, b] = g.generate(1000, rng);
+    auto [a2, b2] = g.generate(1000, rng);
+    const std::size_t m = std::min({a.size(), b.size(), a2.size(), b2.size()});
+    for (auto* v : {&a, &b, &a2, &b2}) v->resize(m);
+    lines += check_complex_case(ExKokkosTest::complexes<T>(a, a2),
+                                ExKokkosTest::complexes<T>(b, b2), g.name + "_products", rng());
+  }
+  return lines;
+}
+
+std::string complex_data() {
+  return complex_data_of<double>() + complex_data_of<float>();
+}
+
 // A group of cases whose bits every rank count must reproduce: computed and checked by its test,
 // and computed again by WriteBitsForRankCountComparison only where that test has not run in this
 // process (run alone, filtered or shuffled), so that the file holds every group whatever ran
@@ -572,7 +731,8 @@ std::string special_values() {
 }
 
 ReproGroup sum_group(every_sum_generator), product_group(every_product_generator),
-    float_group(float_data), special_group(special_values), multivector_group(multivectors);
+    float_group(float_data), special_group(special_values), multivector_group(multivectors),
+    complex_group(complex_data);
 
 TEST(MpiReductions, EverySumGeneratorAndDistributionGivesTheOracleBits) {
   sum_group.run();
@@ -592,6 +752,10 @@ TEST(MpiReductions, SpecialValuesCrossRanks) {
 
 TEST(MpiReductions, MultivectorsGiveEachColumnsOracleBits) {
   multivector_group.run();
+}
+
+TEST(MpiReductions, ComplexValuesGiveTheOracleBits) {
+  complex_group.run();
 }
 
 TEST(MpiReductions, SubCommunicators) {
@@ -698,8 +862,8 @@ TEST(MpiReductions, InvalidArgumentsOnOneRankThrowOnEveryRank) {
 // every group, in a fixed order, whichever tests ran before and in whatever order.
 TEST(MpiReductions, WriteBitsForRankCountComparison) {
   std::string all;
-  for (ReproGroup* g :
-       {&sum_group, &product_group, &float_group, &special_group, &multivector_group})
+  for (ReproGroup* g : {&sum_group, &product_group, &float_group, &special_group,
+                        &multivector_group, &complex_group})
     all += g->lines();
   EXPECT_FALSE(all.empty());
   if (world_rank() != 0) return;

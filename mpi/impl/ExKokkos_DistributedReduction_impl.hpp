@@ -23,6 +23,7 @@
 #include <ExKokkos_LongAccumulator.hpp>
 #include <ExKokkos_PackedAccumulator.hpp>
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -117,16 +118,31 @@ inline void exchange_packed_sums(const char* routine, MPI_Comm comm, std::uint64
                                   ": invalid arguments on another rank of the communicator");
 }
 
-// The shape of every distributed reduction to one value: local() gives this rank's exact sum (it
-// may throw std::invalid_argument), the sums are added across comm, and finish() rounds the total.
+// The shape of every distributed reduction to Parts values (two for a complex result, its real
+// and imaginary parts): local(p) gives this rank's exact sum of part p (it may throw
+// std::invalid_argument), the Parts sums are added across comm in one exchange, and finish()
+// rounds each total.
+template <int Parts, class Local, class Finish>
+auto distributed_parts_reduction(const char* routine, MPI_Comm comm, const Local& local,
+                                 const Finish& finish)
+    -> std::array<decltype(finish(LongAccumulator())), Parts> {
+  std::uint64_t words[Parts * PackedAccumulator::num_words];
+  std::string local_error;
+  for (int p = 0; p < Parts; ++p)
+    pack_local_sum([&] { return local(p); }, words + p * PackedAccumulator::num_words, local_error);
+  exchange_packed_sums(routine, comm, words, Parts, local_error);
+  std::array<decltype(finish(LongAccumulator())), Parts> totals;
+  for (int p = 0; p < Parts; ++p)
+    totals[p] = finish(unpack(words + p * PackedAccumulator::num_words));
+  return totals;
+}
+
+// One value: local() gives this rank's exact sum.
 template <class Local, class Finish>
 auto distributed_reduction(const char* routine, MPI_Comm comm, const Local& local,
                            const Finish& finish) -> decltype(finish(LongAccumulator())) {
-  std::uint64_t words[PackedAccumulator::num_words];
-  std::string local_error;
-  pack_local_sum(local, words, local_error);
-  exchange_packed_sums(routine, comm, words, 1, local_error);
-  return finish(unpack(words));
+  return distributed_parts_reduction<1>(
+      routine, comm, [&](int) { return local(); }, finish)[0];
 }
 
 // The number of columns every rank of comm passed, after check() (this rank's argument checks,
@@ -160,26 +176,29 @@ int agreed_columns(const char* routine, MPI_Comm comm, const Check& check) {
   return static_cast<int>(columns);
 }
 
-// The multivector shape: check() as in agreed_columns, local(j) this rank's exact sum for column
-// j, finish() the rounding of a total; returns every column's rounded total, the same on every
-// rank. Two collectives: the agreement on the column count, and one MPI_Allreduce of every
-// column's packed sum.
-template <class Check, class Local, class Finish>
+// The multivector shape: check() as in agreed_columns, local(j, p) this rank's exact sum for part
+// p of column j (Parts: 1, or 2 for complex results), finish() the rounding of a total; returns
+// every column's rounded totals, the same on every rank. Two collectives: the agreement on the
+// column count, and one MPI_Allreduce of every column's packed sums.
+template <int Parts, class Check, class Local, class Finish>
 auto distributed_column_reductions(const char* routine, MPI_Comm comm, const Check& check,
                                    const Local& local, const Finish& finish)
-    -> std::vector<decltype(finish(LongAccumulator()))> {
+    -> std::vector<std::array<decltype(finish(LongAccumulator())), Parts>> {
   const int columns = agreed_columns(routine, comm, check);
-  std::vector<std::uint64_t> words(static_cast<std::size_t>(columns) *
-                                   PackedAccumulator::num_words);
+  constexpr int words_per_column = Parts * PackedAccumulator::num_words;
+  std::vector<std::uint64_t> words(static_cast<std::size_t>(columns) * words_per_column);
   std::string local_error;
   for (int j = 0; j < columns; ++j)
-    pack_local_sum([&] { return local(j); }, words.data() + j * PackedAccumulator::num_words,
-                   local_error);
-  exchange_packed_sums(routine, comm, words.data(), columns, local_error);
-  std::vector<decltype(finish(LongAccumulator()))> totals;
-  totals.reserve(columns);
+    for (int p = 0; p < Parts; ++p)
+      pack_local_sum([&] { return local(j, p); },
+                     words.data() + j * words_per_column + p * PackedAccumulator::num_words,
+                     local_error);
+  exchange_packed_sums(routine, comm, words.data(), columns * Parts, local_error);
+  std::vector<std::array<decltype(finish(LongAccumulator())), Parts>> totals(columns);
   for (int j = 0; j < columns; ++j)
-    totals.push_back(finish(unpack(words.data() + j * PackedAccumulator::num_words)));
+    for (int p = 0; p < Parts; ++p)
+      totals[j][p] =
+          finish(unpack(words.data() + j * words_per_column + p * PackedAccumulator::num_words));
   return totals;
 }
 
