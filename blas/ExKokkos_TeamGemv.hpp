@@ -16,17 +16,20 @@
 //       invoke(team, alpha, A, x, beta, y);
 //
 // trans: 'N', 'T' or 'C' ("C" is "T" for real values), either case, as a char or a string (its
-// first character). A, x, y: rank-2 and rank-1 views of double or float (the same type), any
-// layout, strided subviews and views in team scratch memory included. BLAS conventions as the
-// device-wide exgemv: beta == 0 does not read y; alpha == 0 (or an inner dimension of 0) reads
-// neither A nor x and gives y_i = RN(beta y_i), zeros when beta == 0 too.
+// first character). A, x, y: rank-2 and rank-1 views of double, float or their Kokkos::complex
+// (the same type), any layout, strided subviews and views in team scratch memory included. BLAS
+// conventions as the device-wide exgemv: beta == 0 does not read y; alpha == 0 (or an inner
+// dimension of 0) reads neither A nor x and gives y_i = RN(beta y_i), zeros when beta == 0 too.
 //
 // Each output is computed by one thread of the team (a vector lane of it), from start to end, by
 // the certify-or-exact engine (blas/impl/ExKokkos_CertifyOrExact_impl.hpp) with exgemv's own
 // Finish (GemvFinish): a compensated sum certified by its error bound (doubles), else an expansion
 // rounded from its slots when certified, else a long accumulator (1 KiB of stack) rounded once.
 // Each step gives RN of the exact value, so neither which step answers nor which thread computes
-// an output shows in the bits. Team scratch: none (team_scratch_size() is 0). The team form ends
+// an output shows in the bits. Complex values: each part of y_i is the device-wide complex
+// exgemv's exact value rounded once, from both parts of the exact sum in long accumulators
+// (complex_gemv_exact, the device-wide routine's own exact step; no certified try yet); trans 'C'
+// conjugates A. Team scratch: none (team_scratch_size() is 0). The team form ends
 // with a team barrier, so that every thread may read all of y on return.
 //
 // Invalid arguments cannot throw inside a kernel: an unknown trans or extents that do not match
@@ -37,6 +40,7 @@
 #define EXKOKKOS_TEAMGEMV_HPP
 
 #include "ExKokkos_Scal.hpp"
+#include "impl/ExKokkos_ComplexGemv_impl.hpp"
 #include "impl/ExKokkos_Gemv_impl.hpp"
 #include "impl/ExKokkos_TeamReduce_impl.hpp"
 
@@ -67,6 +71,8 @@ template <>
 struct is_transposed_tag<Experimental::Trans::Transpose> : std::true_type {};
 template <>
 struct is_transposed_tag<Experimental::Trans::ConjTranspose> : std::true_type {};
+template <class TransTag>
+struct is_conjugated_tag : std::is_same<TransTag, Experimental::Trans::ConjTranspose> {};
 
 // Output i of y = alpha op(A) x + beta y, on the calling thread: the engine's three steps, or
 // RN(beta y_i) (zeros for beta == 0) when the sum is empty or alpha is zero (exscal's element).
@@ -106,6 +112,32 @@ struct SerialGemvOutputs {
   }
 };
 
+// Output i of y = alpha op(A) x + beta y for complex values, on the calling thread: RN(beta y_i)
+// part by part (zeros for beta == 0) when the sum is empty or alpha is zero, as the device-wide
+// routine; otherwise its exact step.
+template <bool Transposed, bool Conjugated, class AView, class XView, class YView>
+struct SerialComplexGemvOutputs {
+  using C = typename YView::non_const_value_type;
+  using Real = magnitude_t<C>;
+  AView A;
+  XView x;
+  YView y;
+  C alpha, beta;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const std::int64_t k_count = std::int64_t(A.extent(Transposed ? 0 : 1));
+    if (alpha == C(0) || k_count == 0) {  // BLAS: A and x are not read
+      ScalFunctor<YView, YView>{y, y, beta}(std::size_t(i));
+      return;
+    }
+    const bool read_y = beta != C(0);
+    const C yv = read_y ? C(y(i)) : C(0);
+    const double ys[2] = {static_cast<double>(yv.real()), static_cast<double>(yv.imag())};
+    y(i) =
+        complex_gemv_exact<Real, Transposed, Conjugated>(A, x, i, k_count, alpha, beta, ys, read_y);
+  }
+};
+
 // One output per TeamThreadRange index, on one vector lane of its thread.
 template <class Member, class Outputs>
 struct TeamGemvOutput {
@@ -121,10 +153,11 @@ struct TeamGemvOutput {
   };
 };
 
-// 'N' -> 0, 'T'/'C' -> 1 (either case), anything else -> -1.
+// 'N' -> 0, 'T' -> 1, 'C' -> 2 (either case; "C" is "T" for real values), anything else -> -1.
 KOKKOS_INLINE_FUNCTION int team_trans_mode(char trans) {
   if (trans == 'N' || trans == 'n') return 0;
-  if (trans == 'T' || trans == 't' || trans == 'C' || trans == 'c') return 1;
+  if (trans == 'T' || trans == 't') return 1;
+  if (trans == 'C' || trans == 'c') return 2;
   return -1;
 }
 
@@ -132,8 +165,9 @@ template <class AView, class XView, class YView>
 KOKKOS_INLINE_FUNCTION void check_team_gemv(int mode, const AView& A, const XView& x,
                                             const YView& y) {
   using T = typename YView::non_const_value_type;
-  static_assert(is_exact_scalar<T>(),
-                "ExKokkos::Experimental::exgemv: y must hold double or float");
+  static_assert(
+      is_exact_value<T>(),
+      "ExKokkos::Experimental::exgemv: y must hold double, float or their Kokkos::complex");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value &&
                     std::is_same<T, typename XView::non_const_value_type>::value,
                 "ExKokkos::Experimental::exgemv: A, x and y must hold the same value type");
@@ -143,37 +177,56 @@ KOKKOS_INLINE_FUNCTION void check_team_gemv(int mode, const AView& A, const XVie
                 "ExKokkos::Experimental::exgemv: A must be a rank-2 view, x and y rank-1 views");
   if (mode < 0)
     Kokkos::abort("ExKokkos::Experimental::exgemv (team or serial): trans must be 'N', 'T' or 'C'");
-  const bool transposed = mode == 1;
+  const bool transposed = mode >= 1;
   if (x.extent(0) != A.extent(transposed ? 0 : 1) || y.extent(0) != A.extent(transposed ? 1 : 0))
     Kokkos::abort(
         "ExKokkos::Experimental::exgemv (team or serial): the extents of x and y do not "
         "match op(A)");
 }
 
-template <bool Transposed, class AView, class XView, class YView>
-KOKKOS_INLINE_FUNCTION SerialGemvOutputs<Transposed, AView, XView, YView> gemv_outputs(
-    typename YView::const_value_type& alpha, const AView& A, const XView& x,
-    typename YView::const_value_type& beta, const YView& y) {
-  return {MatrixOperand<AView, Transposed>{A}, x, GemvFinish<YView>{y, alpha, beta}};
+// The outputs' functor: exgemv's certify-or-exact engine for real values, the complex exact step
+// (A conjugated when Conjugated) for complex ones.
+template <bool Transposed, bool Conjugated, class AView, class XView, class YView>
+KOKKOS_INLINE_FUNCTION auto gemv_outputs(typename YView::const_value_type& alpha, const AView& A,
+                                         const XView& x, typename YView::const_value_type& beta,
+                                         const YView& y) {
+  if constexpr (is_exact_complex<typename YView::non_const_value_type>())
+    return SerialComplexGemvOutputs<Transposed, Conjugated, AView, XView, YView>{A, x, y, alpha,
+                                                                                 beta};
+  else
+    return SerialGemvOutputs<Transposed, AView, XView, YView>{MatrixOperand<AView, Transposed>{A},
+                                                              x, GemvFinish<YView>{y, alpha, beta}};
 }
 
-template <bool Transposed, class Member, class AView, class XView, class YView>
+template <bool Transposed, bool Conjugated, class Member, class AView, class XView, class YView>
 KOKKOS_INLINE_FUNCTION void team_gemv(const Member& team, typename YView::const_value_type& alpha,
                                       const AView& A, const XView& x,
                                       typename YView::const_value_type& beta, const YView& y) {
-  const auto outputs = gemv_outputs<Transposed>(alpha, A, x, beta, y);
+  const auto outputs = gemv_outputs<Transposed, Conjugated>(alpha, A, x, beta, y);
   using Outputs = decltype(outputs);
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, std::int64_t(y.extent(0))),
                        TeamGemvOutput<Member, Outputs>{team, outputs});
   team.team_barrier();
 }
 
-template <bool Transposed, class AView, class XView, class YView>
+template <bool Transposed, bool Conjugated, class AView, class XView, class YView>
 KOKKOS_INLINE_FUNCTION void serial_gemv(typename YView::const_value_type& alpha, const AView& A,
                                         const XView& x, typename YView::const_value_type& beta,
                                         const YView& y) {
-  const auto outputs = gemv_outputs<Transposed>(alpha, A, x, beta, y);
+  const auto outputs = gemv_outputs<Transposed, Conjugated>(alpha, A, x, beta, y);
   for (std::int64_t i = 0; i < std::int64_t(y.extent(0)); ++i) outputs(i);
+}
+
+// Runs f.template operator()<Transposed, Conjugated>() for a checked mode (conjugation only for
+// complex values: "C" is "T" for real ones).
+template <class T, class F>
+KOKKOS_INLINE_FUNCTION void with_trans_mode(int mode, const F& f) {
+  if (mode == 0)
+    f(std::false_type(), std::false_type());
+  else if (mode == 2 && is_exact_complex<T>())
+    f(std::true_type(), std::true_type());
+  else
+    f(std::true_type(), std::false_type());
 }
 
 }  // namespace Impl
@@ -187,10 +240,9 @@ KOKKOS_INLINE_FUNCTION void exgemv(const Member& team, const char trans,
                                    const YView& y) {
   const int mode = Impl::team_trans_mode(trans);
   Impl::check_team_gemv(mode, A, x, y);
-  if (mode == 1)
-    Impl::team_gemv<true>(team, alpha, A, x, beta, y);
-  else
-    Impl::team_gemv<false>(team, alpha, A, x, beta, y);
+  Impl::with_trans_mode<typename YView::non_const_value_type>(mode, [&](auto t, auto c) {
+    Impl::team_gemv<decltype(t)::value, decltype(c)::value>(team, alpha, A, x, beta, y);
+  });
 }
 
 // The device-wide exgemv's form of trans, a string (its first character counts).
@@ -208,10 +260,9 @@ KOKKOS_INLINE_FUNCTION void serial_exgemv(const char trans, typename YView::cons
                                           typename YView::const_value_type& beta, const YView& y) {
   const int mode = Impl::team_trans_mode(trans);
   Impl::check_team_gemv(mode, A, x, y);
-  if (mode == 1)
-    Impl::serial_gemv<true>(alpha, A, x, beta, y);
-  else
-    Impl::serial_gemv<false>(alpha, A, x, beta, y);
+  Impl::with_trans_mode<typename YView::non_const_value_type>(mode, [&](auto t, auto c) {
+    Impl::serial_gemv<decltype(t)::value, decltype(c)::value>(alpha, A, x, beta, y);
+  });
 }
 
 template <class AView, class XView, class YView>
@@ -230,8 +281,10 @@ struct SerialExGemv {
                                            const XView& x, typename YView::const_value_type& beta,
                                            const YView& y) {
     constexpr bool transposed = Impl::is_transposed_tag<ArgTrans>::value;
+    constexpr bool conjugated = Impl::is_conjugated_tag<ArgTrans>::value &&
+                                Impl::is_exact_complex<typename YView::non_const_value_type>();
     Impl::check_team_gemv(transposed ? 1 : 0, A, x, y);
-    Impl::serial_gemv<transposed>(alpha, A, x, beta, y);
+    Impl::serial_gemv<transposed, conjugated>(alpha, A, x, beta, y);
     return 0;
   }
 };
@@ -245,8 +298,10 @@ struct TeamExGemv {
                                            const XView& x, typename YView::const_value_type& beta,
                                            const YView& y) {
     constexpr bool transposed = Impl::is_transposed_tag<ArgTrans>::value;
+    constexpr bool conjugated = Impl::is_conjugated_tag<ArgTrans>::value &&
+                                Impl::is_exact_complex<typename YView::non_const_value_type>();
     Impl::check_team_gemv(transposed ? 1 : 0, A, x, y);
-    Impl::team_gemv<transposed>(team, alpha, A, x, beta, y);
+    Impl::team_gemv<transposed, conjugated>(team, alpha, A, x, beta, y);
     return 0;
   }
 };

@@ -26,7 +26,7 @@ build="${EXKOKKOS_BUILD_DIR:-$root/build}-kokkos-release"
 # sanitized they would take two minutes more.
 suites=(test_level1_oracle test_level1_multivector test_level1_more test_level1_complex
   test_elementwise_complex test_level1_coefficient_views test_team_level1 test_team_level1_complex
-  test_team_gemv
+  test_team_gemv test_team_gemv_complex
   test_level2_rank_update test_level2_gemv test_level2_trsv test_backends test_level3_gemm
   test_level3_gemm_ozaki test_level3_trsm_trmm test_lapack_getf2 test_lapack_getrs
   test_lapack_team_getf2 test_lapack_team_getrs test_bad_input test_concurrent_calls

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// The complex suites' helpers: the oracle of complex combinations and moduli, bits and
-// descriptions of Kokkos::complex values, complex vectors built from the real generators' parts,
-// and host vectors of them in a chosen layout.
+// The complex suites' helpers: the oracle of complex combinations, moduli and gemv outputs, bits
+// and descriptions of Kokkos::complex values, complex vectors built from the real generators'
+// parts, and host vectors of them in a chosen layout.
 #ifndef EXKOKKOSTEST_COMPLEX_HPP
 #define EXKOKKOSTEST_COMPLEX_HPP
 
+#include <ExKokkosTest_GemvOracle.hpp>
 #include <ExKokkosTest_Generators.hpp>
 #include <ExKokkosTest_Oracle.hpp>
 
@@ -106,6 +107,40 @@ auto vector_of(const std::vector<T>& v) {
   const auto m = HostMatrix<T, Layout>::make(v.size(), 1);
   for (std::size_t i = 0; i < v.size(); ++i) m(i, 0) = v[i];
   return Kokkos::subview(m, Kokkos::ALL(), 0);
+}
+
+// Output i of complex exgemv's y = alpha op(A) x + beta y (trans 'N', 'T' or 'C'; a[i][k] =
+// A(i, k)), each part the exact value of the formula of Kokkos::complex's operators rounded once:
+// alpha == 0 (or no terms) reads neither A nor x, beta == 0 not y.
+template <class T>
+Kokkos::complex<T> exact_gemv_entry(char trans,
+                                    const std::vector<std::vector<Kokkos::complex<T>>>& a,
+                                    std::size_t i, const std::vector<Kokkos::complex<T>>& x,
+                                    Kokkos::complex<T> alpha, Kokkos::complex<T> beta,
+                                    Kokkos::complex<T> y) {
+  using C = Kokkos::complex<T>;
+  const std::size_t n = x.size();
+  const bool drop_sum = alpha == C(T(0), T(0)) || n == 0;
+  const bool read_y = beta != C(T(0), T(0));
+  // Part 0 of S: re(a) re(x) - im(a) im(x); part 1: im(a) re(x) + re(a) im(x).
+  std::vector<std::vector<double>> f(2), g(2);
+  for (std::size_t k = 0; k < n && !drop_sum; ++k) {
+    const C e = trans == 'N' ? a[i][k] : a[k][i];
+    const double re = e.real(), im = trans == 'C' ? -double(e.imag()) : double(e.imag());
+    const double xr = x[k].real(), xi = x[k].imag();
+    f[0].insert(f[0].end(), {re, -im});
+    g[0].insert(g[0].end(), {xr, xi});
+    f[1].insert(f[1].end(), {im, re});
+    g[1].insert(g[1].end(), {xr, xi});
+  }
+  const double ar = alpha.real(), ai = alpha.imag(), br = beta.real(), bi = beta.imag();
+  const std::vector<double> ys{double(y.real()), double(y.imag())};
+  const bool to_float = sizeof(T) == sizeof(float);
+  const auto part = [&](std::vector<double> al, std::vector<double> be) {
+    if (drop_sum) al.clear();
+    return T(exact_scaled_sums(al, f, g, be, ys, read_y, to_float));
+  };
+  return C(part({ar, -ai}, {br, -bi}), part({ai, ar}, {bi, br}));
 }
 
 }  // namespace ExKokkosTest

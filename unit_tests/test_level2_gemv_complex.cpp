@@ -42,32 +42,11 @@ using C = Kokkos::complex<T>;
 template <class T>
 using Dense = std::vector<std::vector<C<T>>>;
 
-// The oracle of one output: alpha == 0 (or no terms) reads neither A nor x, beta == 0 not y.
+// The oracle of one output (ExKokkosTest_Complex.hpp).
 template <class T>
 C<T> oracle_entry(char trans, const Dense<T>& a, std::size_t i, const std::vector<C<T>>& x,
                   C<T> alpha, C<T> beta, C<T> y) {
-  const std::size_t n = x.size();
-  const bool drop_sum = alpha == C<T>(T(0), T(0)) || n == 0;
-  const bool read_y = beta != C<T>(T(0), T(0));
-  // Part 0 of S: re(a) re(x) - im(a) im(x); part 1: im(a) re(x) + re(a) im(x).
-  std::vector<std::vector<double>> f(2), g(2);
-  for (std::size_t k = 0; k < n && !drop_sum; ++k) {
-    const C<T> e = trans == 'N' ? a[i][k] : a[k][i];
-    const double re = e.real(), im = trans == 'C' ? -double(e.imag()) : double(e.imag());
-    const double xr = x[k].real(), xi = x[k].imag();
-    f[0].insert(f[0].end(), {re, -im});
-    g[0].insert(g[0].end(), {xr, xi});
-    f[1].insert(f[1].end(), {im, re});
-    g[1].insert(g[1].end(), {xr, xi});
-  }
-  const double ar = alpha.real(), ai = alpha.imag(), br = beta.real(), bi = beta.imag();
-  const std::vector<double> ys{double(y.real()), double(y.imag())};
-  const bool to_float = sizeof(T) == sizeof(float);
-  const auto part = [&](std::vector<double> al, std::vector<double> be) {
-    if (drop_sum) al.clear();
-    return T(ExKokkosTest::exact_scaled_sums(al, f, g, be, ys, read_y, to_float));
-  };
-  return C<T>(part({ar, -ai}, {br, -bi}), part({ai, ar}, {bi, br}));
+  return ExKokkosTest::exact_gemv_entry(trans, a, i, x, alpha, beta, y);
 }
 
 template <class T, class Layout>

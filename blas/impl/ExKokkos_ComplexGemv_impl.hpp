@@ -128,6 +128,23 @@ struct KeepPartSums {
   KOKKOS_INLINE_FUNCTION void store(std::int64_t, double) const {}
 };
 
+// Output i exactly: both parts of S_i = sum_k op(A)_ik x_k in long accumulators, then each part
+// of alpha S_i + beta y_i rounded once (ys: y_i's parts, not read when read_y is false). Pass 2's
+// answer where the certificate refuses, and the team forms' (ExKokkos_TeamGemv.hpp) answer.
+template <class Real, bool Transposed, bool Conjugated, class AView, class XView, class C>
+KOKKOS_INLINE_FUNCTION Kokkos::complex<Real> complex_gemv_exact(
+    const AView& A, const XView& x, std::int64_t i, std::int64_t k_count, const C& alpha,
+    const C& beta, const double (&ys)[2], bool read_y) {
+  LongAccumulator s[2];
+  for (std::int64_t k = 0; k < k_count; ++k) {
+    double re, im;
+    complex_operand_parts<AView, Transposed, Conjugated>(A, i, k, re, im);
+    const auto xv = x(k);
+    add_complex_product(s, re, im, static_cast<double>(xv.real()), static_cast<double>(xv.imag()));
+  }
+  return round_complex_scaled_sum<Real>(s, alpha, beta, ys, read_y);
+}
+
 // Pass 2: y_i from the kept parts when certified, else exactly.
 template <class Op, class XView, class YView, class PartsView, bool Transposed, bool Conjugated>
 struct ComplexGemvCombine {
@@ -210,15 +227,8 @@ struct ComplexGemvCombine {
 
   KOKKOS_INLINE_FUNCTION void exact(std::int64_t i, const double (&ys)[2], bool read_y,
                                     double (&r)[2]) const {
-    LongAccumulator s[2];
-    for (std::int64_t k = 0; k < k_count; ++k) {
-      double re, im;
-      complex_operand_parts<Op, Transposed, Conjugated>(A, i, k, re, im);
-      const C xv = x(k);
-      add_complex_product(s, re, im, static_cast<double>(xv.real()),
-                          static_cast<double>(xv.imag()));
-    }
-    const auto v = round_complex_scaled_sum<Real>(s, alpha, beta, ys, read_y);
+    const auto v =
+        complex_gemv_exact<Real, Transposed, Conjugated>(A, x, i, k_count, alpha, beta, ys, read_y);
     r[0] = v.real();
     r[1] = v.imag();
   }
