@@ -27,10 +27,12 @@
 // rounded from its slots when certified, else a long accumulator (1 KiB of stack) rounded once.
 // Each step gives RN of the exact value, so neither which step answers nor which thread computes
 // an output shows in the bits. Complex values: each part of y_i is the device-wide complex
-// exgemv's exact value rounded once, from both parts of the exact sum in long accumulators
-// (complex_gemv_exact, the device-wide routine's own exact step; no certified try yet); trans 'C'
-// conjugates A. Team scratch: none (team_scratch_size() is 0). The team form ends
-// with a team barrier, so that every thread may read all of y on return.
+// exgemv's exact value rounded once: for doubles first from both parts of S_i as compensated
+// sums, certified as the device-wide routine's pass 2 certifies its sums
+// (certify_complex_output), else (and for floats) from both parts in long accumulators
+// (complex_gemv_exact, the device-wide routine's exact step); trans 'C' conjugates A. Team scratch:
+// none (team_scratch_size() is 0). The team form ends with a team barrier, so that every thread may
+// read all of y on return.
 //
 // Invalid arguments cannot throw inside a kernel: an unknown trans or extents that do not match
 // op(A) abort with Kokkos::abort and a message naming the routine, before anything is read or
@@ -114,7 +116,7 @@ struct SerialGemvOutputs {
 
 // Output i of y = alpha op(A) x + beta y for complex values, on the calling thread: RN(beta y_i)
 // part by part (zeros for beta == 0) when the sum is empty or alpha is zero, as the device-wide
-// routine; otherwise its exact step.
+// routine; otherwise a certified try from compensated sums (doubles), else its exact step.
 template <bool Transposed, bool Conjugated, class AView, class XView, class YView>
 struct SerialComplexGemvOutputs {
   using C = typename YView::non_const_value_type;
@@ -133,8 +135,43 @@ struct SerialComplexGemvOutputs {
     const bool read_y = beta != C(0);
     const C yv = read_y ? C(y(i)) : C(0);
     const double ys[2] = {static_cast<double>(yv.real()), static_cast<double>(yv.imag())};
-    y(i) =
-        complex_gemv_exact<Real, Transposed, Conjugated>(A, x, i, k_count, alpha, beta, ys, read_y);
+    double r[2];
+    if (certified(i, k_count, ys, read_y, r))
+      y(i) = C(r[0], r[1]);
+    else
+      y(i) = complex_gemv_exact<Real, Transposed, Conjugated>(A, x, i, k_count, alpha, beta, ys,
+                                                              read_y);
+  }
+
+  // Doubles: both parts of S_i as compensated sums (re S = sum re(a) re(x) - im(a) im(x), im S =
+  // sum im(a) re(x) + re(a) im(x), the negation exact), certified as the device-wide routine's
+  // pass 2 certifies its kept sums (certify_complex_output, the interleaved form).
+  KOKKOS_INLINE_FUNCTION bool certified(std::int64_t i, std::int64_t k_count, const double (&ys)[2],
+                                        bool read_y, double (&r)[2]) const {
+    if constexpr (std::is_same<Real, double>::value) {
+      if (2 * k_count > compensated_max_inner) return false;
+      CompensatedSum s[2];
+      for (std::int64_t k = 0; k < k_count; ++k) {
+        double re, im;
+        complex_operand_parts<AView, Transposed, Conjugated>(A, i, k, re, im);
+        const C xv = x(k);
+        s[0].add_product(re, xv.real());
+        s[0].add_product(-im, xv.imag());
+        s[1].add_product(im, xv.real());
+        s[1].add_product(re, xv.imag());
+      }
+      double t[2][3], margin[2];
+      for (int q = 0; q < 2; ++q) {
+        if (!compensated_margin(s[q].magnitude(), s[q].terms(), margin[q])) return false;
+        t[q][0] = s[q].head();
+        t[q][1] = s[q].errors();
+        t[q][2] = 0.0;
+      }
+      return certify_complex_output<Real, 2, Conjugated>(alpha, beta, t, margin, ys, read_y, r);
+    } else {
+      (void)i, (void)k_count, (void)ys, (void)read_y, (void)r;
+      return false;
+    }
   }
 };
 

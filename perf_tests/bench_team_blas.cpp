@@ -7,7 +7,10 @@
 //     "uniform" (U[-1, 1): the certified compensated path) and "wide" (random signs, magnitudes
 //     10^u with u ~ U[-300, 300]: the exact path);
 //   ex_team_gemv / KokkosBlas::team_gemv: 2^10 products of 64 x 64 matrices with vectors,
-//     y = 1.5 op(A) x + 0.5 y, "N" and "T", uniform data.
+//     y = 1.5 op(A) x + 0.5 y, "N" and "T", uniform data;
+//   the same on Kokkos::complex<double>: ex_team_dot_complex / KokkosBlas::team_dot_complex
+//     (conj(x) . y, 2^14 of 256 terms, uniform parts) and ex_team_gemv_complex /
+//     KokkosBlas::team_gemv_complex (2^10 of 64 x 64, alpha 1.5 - 0.5i, beta 0.5 + 0.25i).
 // Teams of Kokkos::AUTO threads. Prints the time ratios at the end. EXKOKKOS_TEAM_BLAS_SMALL=1 in
 // the environment runs 1/256 of the problems (a check that the benchmark works, not a timing).
 #include <ExKokkos.hpp>
@@ -104,6 +107,103 @@ struct TeamGemvs {
   }
 };
 
+// The complex forms: r(j) = conj(x(:, j)) . y(:, j), and y(:, b) = alpha op(A(:, :, b)) x(:, b) +
+// beta y(:, b), one team per j or b.
+using Z = Kokkos::complex<double>;
+using ZMatrix = Kokkos::View<Z**, Kokkos::LayoutLeft, Mem>;
+using ZBatch = Kokkos::View<Z***, Kokkos::LayoutLeft, Mem>;
+
+template <Impl Which>
+struct TeamComplexDots {
+  ZMatrix X, Y;
+  Kokkos::View<Z*, Mem> r;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int j = team.league_rank();
+    const auto x = Kokkos::subview(X, Kokkos::ALL(), j);
+    const auto y = Kokkos::subview(Y, Kokkos::ALL(), j);
+    Z d(0.0);
+    if constexpr (Which == Impl::exkokkos) {
+      d = ExKokkos::Experimental::exdot(team, x, y);
+    } else {
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      d = KokkosBlas::Experimental::dot(team, x, y);
+#endif
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { r(j) = d; });
+  }
+};
+
+template <Impl Which>
+struct TeamComplexGemvs {
+  ZBatch A;
+  ZMatrix X, Y;
+  char trans;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int b = team.league_rank();
+    const auto a = Kokkos::subview(A, Kokkos::ALL(), Kokkos::ALL(), b);
+    const auto x = Kokkos::subview(X, Kokkos::ALL(), b);
+    const auto y = Kokkos::subview(Y, Kokkos::ALL(), b);
+    const Z alpha(1.5, -0.5), beta(0.5, 0.25);
+    if constexpr (Which == Impl::exkokkos) {
+      ExKokkos::Experimental::exgemv(team, trans, alpha, a, x, beta, y);
+    } else {
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      KokkosBlas::Experimental::gemv(team, trans, alpha, a, x, beta, y);
+#endif
+    }
+  }
+};
+
+template <Impl Which>
+void register_complex_dots(const std::string& routine, int len, int count) {
+  const std::string name =
+      routine + "/uniform/" + std::to_string(len) + "x" + std::to_string(count);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        ZMatrix X("X", len, count), Y("Y", len, count);
+        Kokkos::Random_XorShift64_Pool<Space> pool(6);
+        Kokkos::fill_random(X, pool, Z(-1.0, -1.0), Z(1.0, 1.0));
+        Kokkos::fill_random(Y, pool, Z(-1.0, -1.0), Z(1.0, 1.0));
+        const TeamComplexDots<Which> f{X, Y, Kokkos::View<Z*, Mem>("r", count)};
+        for (auto _ : state) {
+          Kokkos::parallel_for("team_complex_dots", Policy(count, Kokkos::AUTO), f);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * 2 * len * count * sizeof(Z));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+template <Impl Which>
+void register_complex_gemvs(const std::string& routine, char trans, int n, int count) {
+  const std::string name = routine + "/" + std::string(1, trans) + "/" + std::to_string(n) + "x" +
+                           std::to_string(n) + "x" + std::to_string(count);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        ZBatch A("A", n, n, count);
+        ZMatrix X("X", n, count), Y0("Y0", n, count), Y("Y", n, count);
+        Kokkos::Random_XorShift64_Pool<Space> pool(7);
+        Kokkos::fill_random(A, pool, Z(-1.0, -1.0), Z(1.0, 1.0));
+        Kokkos::fill_random(X, pool, Z(-1.0, -1.0), Z(1.0, 1.0));
+        Kokkos::fill_random(Y0, pool, Z(-1.0, -1.0), Z(1.0, 1.0));
+        const TeamComplexGemvs<Which> f{A, X, Y, trans};
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(Y, Y0);
+          Space().fence();
+          state.ResumeTiming();
+          Kokkos::parallel_for("team_complex_gemvs", Policy(count, Kokkos::AUTO), f);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n * count * sizeof(Z));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 // A len x count matrix of the named data.
 Matrix make_columns(const std::string& data, int len, int count, std::uint64_t seed) {
   Matrix m("m", len, count);
@@ -134,7 +234,7 @@ void register_dots(const std::string& routine, const std::string& data, int len,
       name.c_str(),
       [=](benchmark::State& state) {
         const TeamReductions<Which, Op> f{make_columns(data, len, count, 1),
-                                make_columns(data, len, count, 2), Vec("r", count)};
+                                          make_columns(data, len, count, 2), Vec("r", count)};
         for (auto _ : state) {
           Kokkos::parallel_for("team_dots", Policy(count, Kokkos::AUTO), f);
           Space().fence();
@@ -190,8 +290,7 @@ int main(int argc, char** argv) {
     register_dots<Impl::kokkosblas, Reduction::nrm2>("KokkosBlas::team_nrm2", data, 256, dots);
 #endif
     register_dots<Impl::kokkosblas, Reduction::sum>("team_parallel_reduce_sum", data, 256, dots);
-    register_dots<Impl::kokkosblas, Reduction::asum>("team_parallel_reduce_asum", data, 256,
-                                                     dots);
+    register_dots<Impl::kokkosblas, Reduction::asum>("team_parallel_reduce_asum", data, 256, dots);
   }
   for (char trans : {'N', 'T'}) {
     register_gemvs<Impl::exkokkos>("ex_team_gemv", trans, 64, gemvs);
@@ -199,12 +298,24 @@ int main(int argc, char** argv) {
     register_gemvs<Impl::kokkosblas>("KokkosBlas::team_gemv", trans, 64, gemvs);
 #endif
   }
+  register_complex_dots<Impl::exkokkos>("ex_team_dot_complex", 256, dots);
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+  register_complex_dots<Impl::kokkosblas>("KokkosBlas::team_dot_complex", 256, dots);
+#endif
+  for (char trans : {'N', 'T'}) {
+    register_complex_gemvs<Impl::exkokkos>("ex_team_gemv_complex", trans, 64, gemvs);
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+    register_complex_gemvs<Impl::kokkosblas>("KokkosBlas::team_gemv_complex", trans, 64, gemvs);
+#endif
+  }
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"ex_team_dot", "KokkosBlas::team_dot"},
       {"ex_team_nrm2", "KokkosBlas::team_nrm2"},
       {"ex_team_sum", "team_parallel_reduce_sum"},
       {"ex_team_asum", "team_parallel_reduce_asum"},
-      {"ex_team_gemv", "KokkosBlas::team_gemv"}};
+      {"ex_team_gemv", "KokkosBlas::team_gemv"},
+      {"ex_team_dot_complex", "KokkosBlas::team_dot_complex"},
+      {"ex_team_gemv_complex", "KokkosBlas::team_gemv_complex"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

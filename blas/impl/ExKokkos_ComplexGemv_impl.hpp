@@ -145,6 +145,59 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<Real> complex_gemv_exact(
   return round_complex_scaled_sum<Real>(s, alpha, beta, ys, read_y);
 }
 
+// The coefficients of the NS kept sums of an output in part p of y. Split (NS = 4), T_00, T_01,
+// T_10, T_11:
+//   re(y) = re(alpha) (T_00 - T_11) - im(alpha) (T_10 + T_01) + re(beta) re(y) - im(beta) im(y)
+//   im(y) = re(alpha) (T_10 + T_01) + im(alpha) (T_00 - T_11) + re(beta) im(y) + im(beta) re(y)
+// with T_1q negated for "C" (its part 1 is -im(a)); interleaved (NS = 2), re(S) and im(S)
+// themselves, conjugation already in them.
+template <int NS, bool Conjugated, class C>
+KOKKOS_INLINE_FUNCTION void complex_sum_coefficients(const C& alpha, int p, double (&c)[NS]) {
+  const double ar = static_cast<double>(alpha.real()), ai = static_cast<double>(alpha.imag());
+  if constexpr (NS == 4) {
+    const double s1 = Conjugated ? -1.0 : 1.0;
+    if (p == 0) {
+      c[0] = ar, c[1] = -ai, c[2] = -ai * s1, c[3] = -ar * s1;
+    } else {
+      c[0] = ai, c[1] = ar, c[2] = ar * s1, c[3] = -ai * s1;
+    }
+  } else {
+    complex_part_coefficients(alpha, p, c);
+  }
+}
+
+// Both parts of y_i = alpha S_i + beta y_i into r when each rounding is certified, from the NS
+// sums whose combinations are S_i's parts, each known as t[j][0] + t[j][1] + t[j][2] within
+// margin[j] (a negative margin: unknown, refused); floats from the certified double rounding when
+// it is no float midpoint (float_rounding_agrees). A NaN or an infinity among alpha, beta and y
+// refuses (the exact step follows IEEE's rules for them).
+template <class Real, int NS, bool Conjugated, class C>
+KOKKOS_INLINE_FUNCTION bool certify_complex_output(const C& alpha, const C& beta,
+                                                   const double (&t)[NS][3],
+                                                   const double (&margin)[NS],
+                                                   const double (&ys)[2], bool read_y,
+                                                   double (&r)[2]) {
+  const bool finite = compat::isfinite(alpha.real()) && compat::isfinite(alpha.imag()) &&
+                      (!read_y || (compat::isfinite(beta.real()) && compat::isfinite(beta.imag()) &&
+                                   compat::isfinite(ys[0]) && compat::isfinite(ys[1])));
+  if (!finite) return false;
+  for (int j = 0; j < NS; ++j)
+    if (margin[j] < 0.0) return false;
+  for (int p = 0; p < 2; ++p) {
+    double c[NS], b[2];
+    complex_sum_coefficients<NS, Conjugated>(alpha, p, c);
+    complex_part_coefficients(beta, p, b);
+    if (!round_scaled_parts_within<NS, 2>(c, t, margin, b, ys, read_y, r[p])) return false;
+  }
+  if constexpr (std::is_same<Real, float>::value) {
+    float f[2];
+    if (!float_rounding_agrees(r[0], f[0]) || !float_rounding_agrees(r[1], f[1])) return false;
+    r[0] = f[0];
+    r[1] = f[1];
+  }
+  return true;
+}
+
 // Pass 2: y_i from the kept parts when certified, else exactly.
 template <class Op, class XView, class YView, class PartsView, bool Transposed, bool Conjugated>
 struct ComplexGemvCombine {
@@ -163,27 +216,15 @@ struct ComplexGemvCombine {
     const C yv = read_y ? C(y(i)) : C(0);
     const double ys[2] = {static_cast<double>(yv.real()), static_cast<double>(yv.imag())};
     double r[2];
-    if (!certify(i, ys, read_y, r)) exact(i, ys, read_y, r);
-    y(i) = C(static_cast<Real>(r[0]), static_cast<Real>(r[1]));
-  }
-
-  // The coefficients of the kept sums in part p. Split, T_00, T_01, T_10, T_11:
-  //   re(y) = re(alpha) (T_00 - T_11) - im(alpha) (T_10 + T_01) + re(beta) re(y) - im(beta) im(y)
-  //   im(y) = re(alpha) (T_10 + T_01) + im(alpha) (T_00 - T_11) + re(beta) im(y) + im(beta) re(y)
-  // with T_1q negated for "C" (its part 1 is -im(a)); interleaved, re(S) and im(S) themselves.
-  template <int NS>
-  KOKKOS_INLINE_FUNCTION void sum_coefficients(int p, double (&c)[NS]) const {
-    const double ar = static_cast<double>(alpha.real()), ai = static_cast<double>(alpha.imag());
-    if constexpr (NS == 4) {
-      const double s1 = Conjugated ? -1.0 : 1.0;
-      if (p == 0) {
-        c[0] = ar, c[1] = -ai, c[2] = -ai * s1, c[3] = -ar * s1;
-      } else {
-        c[0] = ai, c[1] = ar, c[2] = ar * s1, c[3] = -ai * s1;
-      }
-    } else {
-      complex_part_coefficients(alpha, p, c);
+    const bool certified =
+        split ? certify_from<4>(i, ys, read_y, r) : certify_from<2>(i, ys, read_y, r);
+    if (!certified) {
+      const auto v = complex_gemv_exact<Real, Transposed, Conjugated>(A, x, i, k_count, alpha, beta,
+                                                                      ys, read_y);
+      r[0] = v.real();
+      r[1] = v.imag();
     }
+    y(i) = C(static_cast<Real>(r[0]), static_cast<Real>(r[1]));
   }
 
   // Both parts of y_i from the NS kept sums of output i, when each is certified.
@@ -194,43 +235,8 @@ struct ComplexGemvCombine {
     for (int j = 0; j < NS; ++j) {
       for (int f = 0; f < 3; ++f) t[j][f] = parts(4 * NS * i + 4 * j + f);
       margin[j] = parts(4 * NS * i + 4 * j + 3);
-      if (margin[j] < 0.0) return false;
     }
-    for (int p = 0; p < 2; ++p) {
-      double c[NS], b[2];
-      sum_coefficients(p, c);
-      complex_part_coefficients(beta, p, b);
-      if (!round_scaled_parts_within<NS, 2>(c, t, margin, b, ys, read_y, r[p])) return false;
-    }
-    return true;
-  }
-
-  // Both parts certified from the kept sums; floats from the certified double rounding when it is
-  // no float midpoint (float_rounding_agrees).
-  KOKKOS_INLINE_FUNCTION bool certify(std::int64_t i, const double (&ys)[2], bool read_y,
-                                      double (&r)[2]) const {
-    const bool finite =
-        compat::isfinite(alpha.real()) && compat::isfinite(alpha.imag()) &&
-        (!read_y || (compat::isfinite(beta.real()) && compat::isfinite(beta.imag()) &&
-                     compat::isfinite(ys[0]) && compat::isfinite(ys[1])));
-    if (!finite) return false;
-    if (!(split ? certify_from<4>(i, ys, read_y, r) : certify_from<2>(i, ys, read_y, r)))
-      return false;
-    if constexpr (std::is_same<Real, float>::value) {
-      float f[2];
-      if (!float_rounding_agrees(r[0], f[0]) || !float_rounding_agrees(r[1], f[1])) return false;
-      r[0] = f[0];
-      r[1] = f[1];
-    }
-    return true;
-  }
-
-  KOKKOS_INLINE_FUNCTION void exact(std::int64_t i, const double (&ys)[2], bool read_y,
-                                    double (&r)[2]) const {
-    const auto v =
-        complex_gemv_exact<Real, Transposed, Conjugated>(A, x, i, k_count, alpha, beta, ys, read_y);
-    r[0] = v.real();
-    r[1] = v.imag();
+    return certify_complex_output<Real, NS, Conjugated>(alpha, beta, t, margin, ys, read_y, r);
   }
 };
 
