@@ -23,6 +23,7 @@
 #define EXKOKKOS_MAXMAGNITUDE_IMPL_HPP
 
 #include <ExKokkos_Compat.hpp>
+#include <ExKokkos_ErrorFreeTransforms.hpp>
 #include <ExKokkos_RoundedComplex.hpp>
 #include <impl/ExKokkos_FloatBits.hpp>
 #include <impl/ExKokkos_HostCall_impl.hpp>
@@ -43,6 +44,7 @@ template <int Parts>
 struct MaxMagnitude {
   double magnitude;        // the largest |x(i)| of the elements that are not NaN; -1 when none
   double re, im;           // the parts of x(index) (complex values only)
+  double square;           // re^2 + im^2 in floating point (complex values only; -1 when none)
   std::int64_t index;      // the smallest i where it occurs
   std::int64_t first_nan;  // the smallest i with x(i) NaN; none when there is none
 
@@ -60,8 +62,25 @@ struct MaxMagnitude {
       magnitude = m;
       re = r;
       im = j;
+      square = approximate_square(r, j);
       index = i;
     }
+  }
+  // Whether the complex value (r, j), its parts not NaN, certainly has a smaller modulus than
+  // x(index), from the floating-point squares alone (no rounded modulus needed). q = r^2 + j^2 in
+  // floating point is within 2.01 u of the exact |.|^2 (u = 2^-53; two roundings) when
+  // nothing over- or underflows, and an underflowed q is off by a few 2^-1074 at most. With the
+  // kept square s in [2^-900, 2^960], q < RN(s (1 - 2^-45)) gives exact |.|^2 < q (1 + 2.01 u) <
+  // s (1 - 2^-45) (1 + u) (1 + 2.01 u) < s (1 - 2^-46) < the exact |x(index)|^2 (at most s
+  // (1 + 2.01 u)), so the element can neither win nor tie: skipping it leaves the reduction's
+  // value unchanged. An infinite q (or one beyond the range) is never below, and goes the full way.
+  KOKKOS_INLINE_FUNCTION bool certainly_smaller(double r, double j) const {
+    const bool usable = square >= 0x1p-900 && square <= 0x1p960;
+    return usable && approximate_square(r, j) < square * (1.0 - 0x1p-45);
+  }
+  // r^2 + j^2 with two roundings (an explicit fma: nothing a compiler could contract differently).
+  KOKKOS_INLINE_FUNCTION static double approximate_square(double r, double j) {
+    return compat::fma(r, r, mul_rn(j, j));
   }
   KOKKOS_INLINE_FUNCTION void take_nan(std::int64_t i) {
     if (i < first_nan) first_nan = i;
@@ -93,17 +112,19 @@ struct MaxMagnitudeReducer {
             typename std::enable_if<Enable, int>::type = 0>
   KOKKOS_INLINE_FUNCTION void join(volatile value_type& dest,
                                    const volatile value_type& src) const {
-    value_type d{dest.magnitude, dest.re, dest.im, dest.index, dest.first_nan};
-    d.merge(value_type{src.magnitude, src.re, src.im, src.index, src.first_nan});
+    value_type d{dest.magnitude, dest.re, dest.im, dest.square, dest.index, dest.first_nan};
+    d.merge(value_type{src.magnitude, src.re, src.im, src.square, src.index, src.first_nan});
     dest.magnitude = d.magnitude;
     dest.re = d.re;
     dest.im = d.im;
+    dest.square = d.square;
     dest.index = d.index;
     dest.first_nan = d.first_nan;
   }
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
     v.magnitude = -1.0;
     v.re = v.im = 0.0;
+    v.square = -1.0;
     v.index = value_type::none;
     v.first_nan = value_type::none;
   }
@@ -120,10 +141,11 @@ struct MaxMagnitudeFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, MaxMagnitude<parts>& m) const {
     if constexpr (parts == 2) {
       const X v = x(i);
-      if (compat::isnan(v.real()) || compat::isnan(v.imag()))
+      const double re = v.real(), im = v.imag();
+      if (compat::isnan(re) || compat::isnan(im))
         m.take_nan(i);
-      else
-        m.take(static_cast<double>(rounded_complex_abs(v)), v.real(), v.imag(), i);
+      else if (!m.certainly_smaller(re, im))  // most elements of a long vector stop here
+        m.take(static_cast<double>(rounded_complex_abs(v)), re, im, i);
     } else {
       const double v = static_cast<double>(x(i));
       if (compat::isnan(v))
