@@ -13,7 +13,8 @@
 //   1. panel: both parts of each row q of the block over the columns solved before it, by the real
 //      exgemv engine on an operand of 2 rows real outputs and 2p real terms, kept exactly;
 //   2. diagonal block, row by row in order on one thread: the panel's sums plus b_q and the
-//      block's own terms, each part rounded once, then the quotient.
+//      block's own terms, each part rounded once by the real rows' certify-or-exact engine, then
+//      the quotient.
 // T(q, r) = op(A)(idx(q), idx(r)) is lower triangular in the relabelled order of the real solve
 // (ExKokkos_TrsvOperands_impl.hpp), op(A) transposed and conjugated independently (extrsm's side
 // "R" solves with conj(A), neither transposed nor conjugate-transposed). Every x_q is a function
@@ -25,6 +26,8 @@
 #include "ExKokkos_Gemv_impl.hpp"
 #include "ExKokkos_Trsv_impl.hpp"
 
+#include <ExKokkos_CompensatedSum.hpp>
+#include <ExKokkos_Expansion.hpp>
 #include <ExKokkos_LongAccumulator.hpp>
 #include <ExKokkos_RoundedComplex.hpp>
 #include <ExKokkos_RoundedQuotient.hpp>
@@ -153,10 +156,13 @@ struct ComplexResidualFinish {
   }
 };
 
-// The diagonal block p .. p + rows - 1 on one thread, in order: both parts of S_q from the panel's
-// exact sums (none for the first block), b_q and the block's terms, each rounded once, then
+// The diagonal block p .. p + rows - 1 on one thread, in order: each part of S_q is a real sum
+// (the panel's exact sum, none for the first block, plus b_q's part and the block's 2 (q - p)
+// terms), rounded once by the certify-or-exact engine as the real solve's rows are
+// (SerialSubstitution): a compensated sum certified by its bound (doubles, first block), else an
+// expansion of N doubles spilling into the long accumulator that holds the panel's sum; then
 // x_q = RN(S_q) / T(q, q) with each part rounded once (or RN(S_q) with a unit diagonal).
-template <class Tri, class BView, class Workspace>
+template <int N, class Tri, class BView, class Workspace>
 struct ComplexDiagonalBlockFunctor {
   using C = typename BView::non_const_value_type;
   using T = magnitude_t<C>;
@@ -166,30 +172,54 @@ struct ComplexDiagonalBlockFunctor {
   std::int64_t p, rows;
   bool unit, first;
 
+  // f(factor, x part) for the block's terms of part `part` of row q: two a column r, against
+  // the parts of x_r (negated_product_factor).
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_term(std::int64_t q, int part, const F& f) const {
+    for (std::int64_t r = p; r < q; ++r) {
+      const C x = b(tri.index(r));
+      f(negated_product_factor(tri, q, r, part, 0), static_cast<double>(x.real()));
+      f(negated_product_factor(tri, q, r, part, 1), static_cast<double>(x.imag()));
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const int) const {
     for (std::int64_t i = 0; i < rows; ++i) {
       const std::int64_t q = p + i;
-      LongAccumulator s[2];
-      if (!first) {
-        s[0] = ws(2 * i);
-        s[1] = ws(2 * i + 1);
-      }
       const C bq = b(tri.index(q));
-      s[0].add(static_cast<double>(bq.real()));
-      s[1].add(static_cast<double>(bq.imag()));
-      for (std::int64_t r = p; r < q; ++r) {
-        double re, im;
-        tri.parts(q, r, re, im);
-        const C x = b(tri.index(r));
-        add_complex_product(s, -re, -im, static_cast<double>(x.real()),
-                            static_cast<double>(x.imag()));
+      T rounded[2];
+      for (int part = 0; part < 2; ++part) {
+        const double bp = static_cast<double>(part == 0 ? bq.real() : bq.imag());
+        const auto finish = round_sum_into<T>([&](std::int64_t, T v) { rounded[part] = v; });
+        certify_or_exact<N>(
+            finish, q, first,
+            [&]() {
+              CompensatedSum c;
+              if constexpr (std::is_same<T, double>::value) {
+                for_each_term(q, part, [&](double t, double x) { c.add_product(t, x); });
+                c.add(bp);
+              }
+              return c;
+            },
+            [&](LazyAccumulator& s, double(&slots)[N]) {
+              if (!first) s.get() = ws(2 * i + part);
+              Expansion<N> e;
+              for_each_term(q, part, [&](double t, double x) {
+                if (std::is_same<T, double>::value)
+                  e.add_product(t, x, s);
+                else
+                  e.add(t * x, s);  // two floats: exact in double
+              });
+              s.add(bp);
+              for (int u = 0; u < N; ++u) slots[u] = e[u];
+            });
       }
-      const C rounded(s[0].template round<T>(), s[1].template round<T>());
-      C x = rounded;
+      const C residual(rounded[0], rounded[1]);
+      C x = residual;
       if (!unit) {
         double re, im;
         tri.parts(q, q, re, im);
-        x = rounded_complex_quotient(rounded, C(static_cast<T>(re), static_cast<T>(im)));
+        x = rounded_complex_quotient(residual, C(static_cast<T>(re), static_cast<T>(im)));
       }
       b(tri.index(q)) = x;
     }
@@ -207,7 +237,7 @@ std::int64_t complex_trsv_block(const Options& options, std::int64_t n) {
 
 template <class ExecSpace, class Tri, class BView>
 void complex_blocked_substitution(const ExecSpace& space, const Tri& tri, const BView& b, bool unit,
-                                  const Options& options, std::int64_t nb,
+                                  const Options& options, std::int64_t nb, int expansion_size,
                                   const TrsvWorkspace<ExecSpace>& ws, const char* routine) {
   using T = magnitude_t<typename BView::non_const_value_type>;
   for (std::int64_t p = 0; p < tri.n; p += nb) {
@@ -219,10 +249,13 @@ void complex_blocked_substitution(const ExecSpace& space, const Tri& tri, const 
       launch_gemv(space, c, panel, ComplexRelabelledParts<Tri, BView>{tri, b},
                   KeepExactSum<T, TrsvWorkspace<ExecSpace>>{ws});
     }
-    Kokkos::parallel_for("ExKokkos::extrsv::complex_diagonal_block",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
-                         ComplexDiagonalBlockFunctor<Tri, BView, TrsvWorkspace<ExecSpace>>{
-                             tri, b, ws, p, rows, unit, p == 0});
+    with_expansion_size<ExecSpace, Kernels::matrix>(expansion_size, [&](auto size) {
+      using F =
+          ComplexDiagonalBlockFunctor<decltype(size)::value, Tri, BView, TrsvWorkspace<ExecSpace>>;
+      Kokkos::parallel_for("ExKokkos::extrsv::complex_diagonal_block",
+                           Kokkos::RangePolicy<ExecSpace>(space, 0, 1),
+                           F{tri, b, ws, p, rows, unit, p == 0});
+    });
   }
 }
 
@@ -255,7 +288,11 @@ int complex_solve_triangular(const ExecSpace& space, const Tri& tri, const BView
     original = decltype(original)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b"), n);
     Kokkos::deep_copy(space, original, b);
   }
-  complex_blocked_substitution(space, tri, b, unit, options, nb, ws, routine);
+  // The diagonal blocks' expansion size, as the real solve's (options.expansion_size or the
+  // default of a matrix kernel).
+  const int expansion_size =
+      resolve_reduction_config(space, options, nb, 2, routine, Kernels::matrix).expansion_size;
+  complex_blocked_substitution(space, tri, b, unit, options, nb, expansion_size, ws, routine);
   if (options.refinement_steps <= 0) return 0;
   // d is solved for as b's type, so that the substitutions of b and of d share their kernels.
   const Kokkos::View<C*, Memory> correction_memory(
@@ -274,7 +311,8 @@ int complex_solve_triangular(const ExecSpace& space, const Tri& tri, const BView
     Kokkos::parallel_for("ExKokkos::extrsv::complex_residual",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                          GatherComplexParts<BView, decltype(residual)>{correction, residual});
-    complex_blocked_substitution(space, tri, correction, unit, options, nb, ws, routine);
+    complex_blocked_substitution(space, tri, correction, unit, options, nb, expansion_size, ws,
+                                 routine);
     // Kokkos::complex's + adds part by part: one IEEE addition, one rounding, a part.
     std::int64_t changed = 0;
     Kokkos::parallel_reduce("ExKokkos::extrsv::refine", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
