@@ -5,6 +5,10 @@
 //   exdot, lognormal and full range n = 2^27           cublasDdot
 //   exdot under 28 tuning settings  n = 2^27           cublasDdot (uniform and lognormal)
 //   exsum with 2, 4, 8 slots        n = 2^27           cublasDasum (uniform and lognormal)
+//   exdot_complex, exnrm2_complex,  n = 2^24, 2^26     cublasZdotc, Dznrm2, Dzasum
+//   exasum_complex                  complex<double> values, both parts uniform in [-1, 1)
+//   exdot_complex_float             n = 2^24, 2^26     cublasCdotc (complex<float> values)
+// The complex rows' results from both libraries are printed before the runs.
 #include <ExKokkos_Asum.hpp>
 #include <ExKokkos_Dot.hpp>
 #include <ExKokkos_Nrm2.hpp>
@@ -14,7 +18,10 @@
 
 #include <Kokkos_Random.hpp>
 
+#include <cuComplex.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -141,6 +148,118 @@ void register_level1_wide(int log2n, bool full_range) {
       16.0 * n);
 }
 
+// Complex vectors beside cuBLAS' complex routines, n complex values: exdot is conj(x) . y as
+// cublasZdotc and cublasCdotc (each part of the result rounded once), exnrm2 and exasum give real
+// results as cublasDznrm2 and cublasDzasum (exasum BLAS' sum of |re| + |im|). Every result goes to
+// device memory, as for the real rows; cuBLAS writes a cuDoubleComplex (cuComplex) where the
+// Kokkos::complex result lives, the same two values in the same order.
+template <class Real>
+struct ComplexLevel1Inputs {
+  using Values = Kokkos::View<Kokkos::complex<Real>*, Mem>;
+  Values x, y;
+  Kokkos::View<Kokkos::complex<Real>, Mem> dot;
+  Kokkos::View<Real, Mem> result;
+};
+
+template <class Real>
+ComplexLevel1Inputs<Real> complex_level1_inputs(std::size_t n, unsigned seed) {
+  using In = ComplexLevel1Inputs<Real>;
+  using C = Kokkos::complex<Real>;
+  In in{typename In::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), n),
+        typename In::Values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), n),
+        Kokkos::View<C, Mem>("dot"), Kokkos::View<Real, Mem>("r")};
+  // Both parts of every value uniform in [-1, 1), as fill gives the real rows.
+  Kokkos::Random_XorShift64_Pool<Space> pool(seed);
+  Kokkos::fill_random(in.x, pool, C(-1, -1), C(1, 1));
+  Kokkos::fill_random(in.y, pool, C(-1, -1), C(1, 1));
+  kept_inputs<In>().push_back(in);
+  return in;
+}
+
+void register_level1_complex(int log2n) {
+  const std::size_t n = std::size_t(1) << log2n;
+  const auto in = complex_level1_inputs<double>(n, 31);
+  const std::string suffix = "/uniform/" + std::to_string(n);
+  const double one = 16.0 * n, two = 32.0 * n;
+  const int ni = static_cast<int>(n);
+  const auto* x = reinterpret_cast<const cuDoubleComplex*>(in.x.data());
+  const auto* y = reinterpret_cast<const cuDoubleComplex*>(in.y.data());
+  auto* dot = reinterpret_cast<cuDoubleComplex*>(in.dot.data());
+  // Both libraries compute the same values: the results, printed before the runs.
+  {
+    const Kokkos::complex<double> d = ExKokkos::exdot(Space(), in.x, in.y);
+    const double nrm2 = ExKokkos::exnrm2(Space(), in.x), asum = ExKokkos::exasum(Space(), in.x);
+    cuDoubleComplex cd;
+    double cn, ca;
+    check(cublasSetPointerMode(handle(), CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
+    check(cublasZdotc(handle(), ni, x, 1, y, 1, &cd), "zdotc");
+    check(cublasDznrm2(handle(), ni, x, 1, &cn), "dznrm2");
+    check(cublasDzasum(handle(), ni, x, 1, &ca), "dzasum");
+    std::printf(
+        "complex%s: dot %.17g%+.17gi (cublasZdotc %.17g%+.17gi), nrm2 %.17g (%.17g), "
+        "asum %.17g (%.17g)\n",
+        suffix.c_str(), d.real(), d.imag(), cuCreal(cd), cuCimag(cd), nrm2, cn, asum, ca);
+  }
+  register_timed(
+      "exdot_complex" + suffix, nothing, [in] { ExKokkos::exdot(Space(), in.dot, in.x, in.y); },
+      two);
+  register_timed(
+      "exnrm2_complex" + suffix, nothing, [in] { ExKokkos::exnrm2(Space(), in.result, in.x); },
+      one);
+  register_timed(
+      "exasum_complex" + suffix, nothing, [in] { ExKokkos::exasum(Space(), in.result, in.x); },
+      one);
+  register_timed(
+      "cublasZdotc" + suffix, nothing,
+      [ni, x, y, dot] {
+        device_pointers();
+        check(cublasZdotc(handle(), ni, x, 1, y, 1, dot), "zdotc");
+      },
+      two);
+  register_timed(
+      "cublasDznrm2" + suffix, nothing,
+      [in, ni, x] {
+        device_pointers();
+        check(cublasDznrm2(handle(), ni, x, 1, in.result.data()), "dznrm2");
+      },
+      one);
+  register_timed(
+      "cublasDzasum" + suffix, nothing,
+      [in, ni, x] {
+        device_pointers();
+        check(cublasDzasum(handle(), ni, x, 1, in.result.data()), "dzasum");
+      },
+      one);
+}
+
+void register_level1_complex_float(int log2n) {
+  const std::size_t n = std::size_t(1) << log2n;
+  const auto in = complex_level1_inputs<float>(n, 41);
+  const std::string suffix = "/uniform/" + std::to_string(n);
+  const int ni = static_cast<int>(n);
+  const auto* x = reinterpret_cast<const cuComplex*>(in.x.data());
+  const auto* y = reinterpret_cast<const cuComplex*>(in.y.data());
+  auto* dot = reinterpret_cast<cuComplex*>(in.dot.data());
+  {
+    const Kokkos::complex<float> d = ExKokkos::exdot(Space(), in.x, in.y);
+    cuComplex cd;
+    check(cublasSetPointerMode(handle(), CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
+    check(cublasCdotc(handle(), ni, x, 1, y, 1, &cd), "cdotc");
+    std::printf("complex_float%s: dot %.9g%+.9gi (cublasCdotc %.9g%+.9gi)\n", suffix.c_str(),
+                d.real(), d.imag(), cuCrealf(cd), cuCimagf(cd));
+  }
+  register_timed(
+      "exdot_complex_float" + suffix, nothing,
+      [in] { ExKokkos::exdot(Space(), in.dot, in.x, in.y); }, 16.0 * n);
+  register_timed(
+      "cublasCdotc" + suffix, nothing,
+      [ni, x, y, dot] {
+        device_pointers();
+        check(cublasCdotc(handle(), ni, x, 1, y, 1, dot), "cdotc");
+      },
+      16.0 * n);
+}
+
 // exdot at n = 2^27 under other tuning settings than the defaults (expansion size, early exit,
 // team and league size, accumulators per team), each beside cublasDdot: what the device defaults
 // in common/impl/ExKokkos_Tuning_impl.hpp are chosen from. Every setting gives the same bits.
@@ -210,13 +329,28 @@ int main(int argc, char** argv) {
         for (int log2n : {24, 27}) register_level1(log2n);
         register_level1_wide(27, false);
         register_level1_wide(27, true);
-        Pairs pairs{{"exdot", "cublasDdot"},          {"exdot", "parallel_reduce_dot"},
-                    {"exsum", "cublasDdot"},          {"exsum", "cublasDasum"},
-                    {"exsum", "parallel_reduce_sum"}, {"exasum", "cublasDasum"},
-                    {"exnrm2", "cublasDnrm2"}};
+        for (int log2n : {24, 26}) {
+          register_level1_complex(log2n);
+          register_level1_complex_float(log2n);
+        }
+        Pairs pairs{{"exdot", "cublasDdot"},
+                    {"exdot", "parallel_reduce_dot"},
+                    {"exsum", "cublasDdot"},
+                    {"exsum", "cublasDasum"},
+                    {"exsum", "parallel_reduce_sum"},
+                    {"exasum", "cublasDasum"},
+                    {"exnrm2", "cublasDnrm2"},
+                    {"exdot_complex", "cublasZdotc"},
+                    {"exnrm2_complex", "cublasDznrm2"},
+                    {"exasum_complex", "cublasDzasum"},
+                    {"exdot_complex_float", "cublasCdotc"}};
         for (bool lognormal : {false, true})
           for (const auto& p : register_tuning(27, lognormal)) pairs.push_back(p);
         return pairs;
       },
-      [] { kept_inputs<Level1Inputs>().clear(); });
+      [] {
+        kept_inputs<Level1Inputs>().clear();
+        kept_inputs<ComplexLevel1Inputs<double>>().clear();
+        kept_inputs<ComplexLevel1Inputs<float>>().clear();
+      });
 }
