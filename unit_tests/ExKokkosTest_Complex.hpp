@@ -109,6 +109,44 @@ auto vector_of(const std::vector<T>& v) {
   return Kokkos::subview(m, Kokkos::ALL(), 0);
 }
 
+// The complex level-1 reductions of x (and y) from their definitions, each part rounded once:
+// exsum, exdot (conj(x) . y, as KokkosBlas::dot), exasum (BLAS' sum of |re| + |im|), exnrm2 (the
+// root of the exact sum of re^2 + im^2) and exnrm2_squared (that sum rounded once).
+template <class T>
+struct ComplexReductions {
+  Kokkos::complex<T> sum, dot;
+  T asum, nrm2, nrm2_squared;
+};
+
+template <class T>
+ComplexReductions<T> exact_complex_reductions(const std::vector<Kokkos::complex<T>>& x,
+                                              const std::vector<Kokkos::complex<T>>& y) {
+  ExactSum re, im, abs, squares, dot_re, dot_im;
+  std::vector<T> parts;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double xr = x[i].real(), xi = x[i].imag(), yr = y[i].real(), yi = y[i].imag();
+    re.add(xr);
+    im.add(xi);
+    abs.add(std::fabs(xr));
+    abs.add(std::fabs(xi));
+    squares.add_product(xr, xr);
+    squares.add_product(xi, xi);
+    dot_re.add_product(xr, yr);
+    dot_re.add_product(xi, yi);
+    dot_im.add_product(xr, yi);
+    dot_im.add_product(-xi, yr);
+    parts.push_back(x[i].real());
+    parts.push_back(x[i].imag());
+  }
+  ComplexReductions<T> r;
+  r.sum = Kokkos::complex<T>(rounded<T>(re), rounded<T>(im));
+  r.dot = Kokkos::complex<T>(rounded<T>(dot_re), rounded<T>(dot_im));
+  r.asum = rounded<T>(abs);
+  r.nrm2 = exact_nrm2(parts);
+  r.nrm2_squared = rounded<T>(squares);
+  return r;
+}
+
 // Output i of complex exgemv's y = alpha op(A) x + beta y (trans 'N', 'T' or 'C'; a[i][k] =
 // A(i, k)), each part the exact value of the formula of Kokkos::complex's operators rounded once:
 // alpha == 0 (or no terms) reads neither A nor x, beta == 0 not y.

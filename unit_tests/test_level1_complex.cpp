@@ -99,31 +99,13 @@ T oracle_nrminf(const std::vector<C<T>>& x) {
 
 template <class T>
 Expected<T> oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
-  ExactSum re, im, abs, squares, dot_re, dot_im;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double xr = x[i].real(), xi = x[i].imag(), yr = y[i].real(), yi = y[i].imag();
-    re.add(xr);
-    im.add(xi);
-    abs.add(std::fabs(xr));
-    abs.add(std::fabs(xi));
-    squares.add_product(xr, xr);
-    squares.add_product(xi, xi);
-    dot_re.add_product(xr, yr);
-    dot_re.add_product(xi, yi);
-    dot_im.add_product(xr, yi);
-    dot_im.add_product(-xi, yr);
-  }
+  const auto r = ExKokkosTest::exact_complex_reductions(x, y);
   Expected<T> e;
-  e.sum = C<T>(rounded<T>(re), rounded<T>(im));
-  e.dot = C<T>(rounded<T>(dot_re), rounded<T>(dot_im));
-  e.asum = rounded<T>(abs);
-  e.nrm2_squared = rounded<T>(squares);
-  std::vector<T> parts;
-  for (const auto& v : x) {
-    parts.push_back(v.real());
-    parts.push_back(v.imag());
-  }
-  e.nrm2 = ExKokkosTest::exact_nrm2(parts);
+  e.sum = r.sum;
+  e.dot = r.dot;
+  e.asum = r.asum;
+  e.nrm2 = r.nrm2;
+  e.nrm2_squared = r.nrm2_squared;
   e.nrminf = oracle_nrminf(x);
   e.iamax = oracle_iamax(x);
   return e;

@@ -506,27 +506,8 @@ struct ComplexResults {
 
 template <class T>
 ComplexResults<T> complex_oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
-  ExKokkosTest::ExactSum re, im, abs, dot_re, dot_im;
-  std::vector<T> parts;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double xr = x[i].real(), xi = x[i].imag(), yr = y[i].real(), yi = y[i].imag();
-    re.add(xr);
-    im.add(xi);
-    abs.add(std::fabs(xr));
-    abs.add(std::fabs(xi));
-    dot_re.add_product(xr, yr);
-    dot_re.add_product(xi, yi);
-    dot_im.add_product(xr, yi);
-    dot_im.add_product(-xi, yr);
-    parts.push_back(x[i].real());
-    parts.push_back(x[i].imag());
-  }
-  ComplexResults<T> r;
-  r.sum = C<T>(rounded<T>(re), rounded<T>(im));
-  r.dot = C<T>(rounded<T>(dot_re), rounded<T>(dot_im));
-  r.asum = rounded<T>(abs);
-  r.nrm2 = ExKokkosTest::exact_nrm2(parts);
-  return r;
+  const auto r = ExKokkosTest::exact_complex_reductions(x, y);
+  return {r.sum, r.dot, r.asum, r.nrm2};
 }
 
 template <class T>

@@ -28,8 +28,6 @@ namespace {
 namespace TeamLevel1ComplexSuite {
 
 using ExKokkosTest::describe;
-using ExKokkosTest::ExactSum;
-using ExKokkosTest::rounded;
 using ExKokkosTest::same_bits;
 template <class T>
 using C = Kokkos::complex<T>;
@@ -95,23 +93,8 @@ struct Kernel {
 
 template <class T>
 Results<T> oracle(const std::vector<C<T>>& x, const std::vector<C<T>>& y) {
-  ExactSum re, im, abs, dot_re, dot_im;
-  std::vector<T> parts;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double xr = x[i].real(), xi = x[i].imag(), yr = y[i].real(), yi = y[i].imag();
-    re.add(xr);
-    im.add(xi);
-    abs.add(std::fabs(xr));
-    abs.add(std::fabs(xi));
-    dot_re.add_product(xr, yr);
-    dot_re.add_product(xi, yi);
-    dot_im.add_product(xr, yi);
-    dot_im.add_product(-xi, yr);
-    parts.push_back(x[i].real());
-    parts.push_back(x[i].imag());
-  }
-  return {C<T>(rounded<T>(dot_re), rounded<T>(dot_im)), C<T>(rounded<T>(re), rounded<T>(im)),
-          rounded<T>(abs), ExKokkosTest::exact_nrm2(parts)};
+  const auto r = ExKokkosTest::exact_complex_reductions(x, y);
+  return {r.dot, r.sum, r.asum, r.nrm2};
 }
 
 template <class V>
