@@ -10,7 +10,7 @@
 //      interleaved forms below), with a Finish that keeps each as three doubles and a bound on
 //      their distance to it (KeepPartSums);
 //   2. one thread per output certifies each part of y_i from those (round_scaled_parts_within;
-//      for floats, the certified double rounding when it is no float midpoint); an output it
+//      for floats, round_scaled_parts_to_float_within, straight to float); an output it
 //      cannot certify (or with a NaN or an infinity about) is summed again exactly, both parts in
 //      long accumulators, and rounded once from them (round_scaled_sums), the bits the certificate
 //      gives where it answers.
@@ -168,8 +168,8 @@ KOKKOS_INLINE_FUNCTION void complex_sum_coefficients(const C& alpha, int p, doub
 
 // Both parts of y_i = alpha S_i + beta y_i into r when each rounding is certified, from the NS
 // sums whose combinations are S_i's parts, each known as t[j][0] + t[j][1] + t[j][2] within
-// margin[j] (a negative margin: unknown, refused); floats from the certified double rounding when
-// it is no float midpoint (float_rounding_agrees). A NaN or an infinity among alpha, beta and y
+// margin[j] (a negative margin: unknown, refused); floats rounded to float directly
+// (round_scaled_parts_to_float_within). A NaN or an infinity among alpha, beta and y
 // refuses (the exact step follows IEEE's rules for them).
 template <class Real, int NS, bool Conjugated, class C>
 KOKKOS_INLINE_FUNCTION bool certify_complex_output(const C& alpha, const C& beta,
@@ -187,13 +187,13 @@ KOKKOS_INLINE_FUNCTION bool certify_complex_output(const C& alpha, const C& beta
     double c[NS], b[2];
     complex_sum_coefficients<NS, Conjugated>(alpha, p, c);
     complex_part_coefficients(beta, p, b);
-    if (!round_scaled_parts_within<NS, 2>(c, t, margin, b, ys, read_y, r[p])) return false;
-  }
-  if constexpr (std::is_same<Real, float>::value) {
-    float f[2];
-    if (!float_rounding_agrees(r[0], f[0]) || !float_rounding_agrees(r[1], f[1])) return false;
-    r[0] = f[0];
-    r[1] = f[1];
+    if constexpr (std::is_same<Real, float>::value) {
+      float f;
+      if (!round_scaled_parts_to_float_within<NS, 2>(c, t, margin, b, ys, read_y, f)) return false;
+      r[p] = f;
+    } else {
+      if (!round_scaled_parts_within<NS, 2>(c, t, margin, b, ys, read_y, r[p])) return false;
+    }
   }
   return true;
 }
