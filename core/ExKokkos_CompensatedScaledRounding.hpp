@@ -161,9 +161,9 @@ KOKKOS_INLINE_FUNCTION bool float_rounding_within(double r, double e, float& f) 
 // |V - r - d| <= margin (round_terms_within's margin, the same expression), |V - r| <= |d| +
 // margin decides through float_rounding_within. The double rounding first (then
 // float_rounding_agrees) refuses where V is a tie between two doubles, which round_terms_within
-// never certifies (V is not known exactly): about a quarter of the parts of uniform float data,
-// whose kept sums are exact (long accumulators) and whose value has only a few bits beyond a
-// double's. RN_float(V) needs only that no float midpoint lies within |d| + margin of r.
+// never certifies (V is not known exactly), and such ties are common when the kept sums are exact
+// (long accumulators): the value then has only a few bits beyond a double's. RN_float(V) needs only
+// that no float midpoint lies within |d| + margin of r.
 template <int NS, int NP>
 KOKKOS_INLINE_FUNCTION bool round_scaled_parts_to_float_within(
     const double (&alpha)[NS], const double (&parts)[NS][3], const double (&margin)[NS],

@@ -9,7 +9,7 @@
 //   exgemm_complex "N" "N", "C" "N" 1024^3, 2048^3            cublasZgemm
 //   (complex<double>, column by column through complex exgemv; alpha 1.5 - 0.5i, beta 0.5 + 2i
 //   as the host benchmarks' bench_blas3, C restored before each run, both parts uniform in
-//   [-1, 1); not 4096^3: 8 and 16 s a call on an H200)
+//   [-1, 1); not 4096^3, where one call takes seconds)
 // The Ozaki plans (slices per operand) of each input, and the largest difference of each complex
 // pair's results, are printed before the runs.
 #include <ExKokkos_Gemm.hpp>

@@ -109,6 +109,22 @@ auto vector_of(const std::vector<T>& v) {
   return Kokkos::subview(m, Kokkos::ALL(), 0);
 }
 
+// x / a with each part the exact quotient of its exact numerator (re x re a + im x im a,
+// im x re a - re x im a) and re a^2 + im a^2, rounded once (exinvscal's division, and extrsv's by
+// the diagonal).
+template <class T>
+Kokkos::complex<T> exact_complex_quotient(const Kokkos::complex<T>& x,
+                                          const Kokkos::complex<T>& a) {
+  ExactSum d, re, im;
+  d.add_product(a.real(), a.real());
+  d.add_product(a.imag(), a.imag());
+  re.add_product(x.real(), a.real());
+  re.add_product(x.imag(), a.imag());
+  im.add_product(x.imag(), a.real());
+  im.add_product(-double(x.real()), a.imag());
+  return Kokkos::complex<T>(exact_quotient<T>(re, d), exact_quotient<T>(im, d));
+}
+
 // The complex level-1 reductions of x (and y) from their definitions, each part rounded once:
 // exsum, exdot (conj(x) . y, as KokkosBlas::dot), exasum (BLAS' sum of |re| + |im|), exnrm2 (the
 // root of the exact sum of re^2 + im^2) and exnrm2_squared (that sum rounded once).

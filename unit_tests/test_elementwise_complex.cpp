@@ -75,18 +75,10 @@ C<T> mult_oracle(C<T> gamma, C<T> y, C<T> alpha, C<T> a, C<T> x) {
               part({alpha.imag(), alpha.real()}, {gamma.imag(), gamma.real()}));
 }
 
-// exinvscal's and exreciprocal's oracle: x / a with each part the exact quotient of its exact
-// numerator (re x re a + im x im a, im x re a - re x im a) and re a^2 + im a^2, rounded once.
+// exinvscal's and exreciprocal's oracle (ExKokkosTest_Complex.hpp).
 template <class T>
 C<T> quotient_oracle(C<T> x, C<T> a) {
-  ExKokkosTest::ExactSum d, re, im;
-  d.add_product(a.real(), a.real());
-  d.add_product(a.imag(), a.imag());
-  re.add_product(x.real(), a.real());
-  re.add_product(x.imag(), a.imag());
-  im.add_product(x.imag(), a.real());
-  im.add_product(-x.real(), a.imag());
-  return C<T>(ExKokkosTest::exact_quotient<T>(re, d), ExKokkosTest::exact_quotient<T>(im, d));
+  return ExKokkosTest::exact_complex_quotient(x, a);
 }
 
 template <class T>

@@ -66,19 +66,6 @@ void op_parts(const Dense<T>& a, char trans, std::size_t i, std::size_t j, doubl
   im = (trans == 'C' || trans == 'K') ? -double(v.imag()) : double(v.imag());
 }
 
-// x / d with each part the exact quotient of its exact numerator and |d|^2, rounded once.
-template <class T>
-C<T> exact_division(const C<T>& x, double dr, double di) {
-  ExactSum nr, ni, d;
-  nr.add_product(x.real(), dr);
-  nr.add_product(x.imag(), di);
-  ni.add_product(x.imag(), dr);
-  ni.add_product(-double(x.real()), di);
-  d.add_product(dr, dr);
-  d.add_product(di, di);
-  return C<T>(ExKokkosTest::exact_quotient<T>(nr, d), ExKokkosTest::exact_quotient<T>(ni, d));
-}
-
 // The definition, with the oracle (shares no code with ExKokkos).
 template <class T>
 std::vector<C<T>> defined_solution(const Variant& v, const Dense<T>& a, std::vector<C<T>> b) {
@@ -103,8 +90,8 @@ std::vector<C<T>> defined_solution(const Variant& v, const Dense<T>& a, std::vec
     if (v.diag == 'U') {
       b[i] = s;
     } else {
-      op_parts(a, v.trans, i, i, dr, di);
-      b[i] = exact_division(s, dr, di);
+      op_parts(a, v.trans, i, i, dr, di);  // parts of a T value: exact as T
+      b[i] = ExKokkosTest::exact_complex_quotient(s, C<T>(T(dr), T(di)));
     }
   }
   return b;

@@ -139,8 +139,8 @@ struct ComplexRelabelledParts {
 };
 
 // Residual finish (ExKokkos_Finish_impl.hpp): part o & 1 of r_q, q = o >> 1, is RN(b_q + S) with
-// S that part of sum_r -T(q, r) x_r, one rounding; r holds the parts interleaved, in b's order
-// (r_q at idx(q)).
+// S that part of sum_r -T(q, r) x_r, one rounding; r holds the parts interleaved (a complex
+// vector's memory seen as reals), in b's order (r_q at idx(q)).
 template <class Tri, class RView, class BView>
 struct ComplexResidualFinish {
   using value_type = typename RView::non_const_value_type;
@@ -259,17 +259,6 @@ void complex_blocked_substitution(const ExecSpace& space, const Tri& tri, const 
   }
 }
 
-// The interleaved parts of r as a complex vector.
-template <class CView, class RView>
-struct GatherComplexParts {
-  CView c;
-  RView r;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
-    using C = typename CView::non_const_value_type;
-    c(i) = C(r(2 * i), r(2 * i + 1));
-  }
-};
-
 // Solves in place, then refines up to options.refinement_steps times as the real solve does:
 // r = RN(b - T x) with each part's residual exact, d = T^-1 r, x = RN(x + d) part by part, until x
 // stops changing. Returns the number of refinement steps taken.
@@ -298,8 +287,10 @@ int complex_solve_triangular(const ExecSpace& space, const Tri& tri, const BView
   const Kokkos::View<C*, Memory> correction_memory(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "d"), n);
   const BView correction = correction_memory;
-  const Kokkos::View<T*, Memory> residual(Kokkos::view_alloc(Kokkos::WithoutInitializing, "r"),
-                                          2 * n);
+  // The residual is written part by part into d's memory seen as 2n reals (Kokkos::complex<T> is
+  // laid out as T[2], real part first), where the substitution then solves for d.
+  const Kokkos::View<T*, Memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> residual(
+      reinterpret_cast<T*>(correction_memory.data()), 2 * n);
   int steps = 0;
   while (steps < options.refinement_steps) {
     const ComplexFullTriangleOperand<Tri> full{tri, unit};
@@ -308,9 +299,6 @@ int complex_solve_triangular(const ExecSpace& space, const Tri& tri, const BView
     launch_gemv(space, c, full, ComplexRelabelledParts<Tri, BView>{tri, b},
                 ComplexResidualFinish<Tri, decltype(residual), decltype(original)>{tri, residual,
                                                                                    original});
-    Kokkos::parallel_for("ExKokkos::extrsv::complex_residual",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                         GatherComplexParts<BView, decltype(residual)>{correction, residual});
     complex_blocked_substitution(space, tri, correction, unit, options, nb, expansion_size, ws,
                                  routine);
     // Kokkos::complex's + adds part by part: one IEEE addition, one rounding, a part.
