@@ -33,10 +33,11 @@
 // bound times (1 + 2^-40) (its own six roundings, each of a sum or product of non-negative
 // values) plus 2^-1000 (the absolute errors of operations that underflow, each at most 2^-1075);
 // certified_nearest(q1, r,
-// eta) then certifies q1 = RN(N / D). Every double in the path is kept in [2^-900, 2^900]
-// (zero terms aside), so no TwoProd or division leaves the normal range; otherwise, and for ties
-// and values within eta of a midpoint, the exact path decides, so the bits never depend on which
-// path ran.
+// eta) then certifies q1 = RN(N / D). A numerator that is a sum of zero products (each with a zero
+// factor) gives the signed zero of IEEE division at once. Every double in the path is kept in
+// [2^-900, 2^900] (zero terms aside), so no TwoProd or division leaves the normal range; otherwise,
+// and for ties and values within eta of a midpoint, the exact path decides, so the bits never
+// depend on which path ran.
 #ifndef EXKOKKOS_ROUNDEDQUOTIENT_HPP
 #define EXKOKKOS_ROUNDEDQUOTIENT_HPP
 
@@ -189,6 +190,19 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_quotient_fast(const double (&a)[K], con
                                                        const double (&c)[J], const double (&e)[J],
                                                        double& q) {
   bool ok = true;
+  // A numerator whose every product has a zero factor, and no infinite or NaN one, is a signed
+  // zero: the IEEE sum of its zero products has the sign the exact path gives it (-0 only when
+  // every product is -0, as the long accumulator's flags), and so has that zero over D > 0. The
+  // residual would be zero too, but q0 = 0 lies outside the safe range the proof needs; no residual
+  // is needed.
+  bool zero_numerator = true;
+  double zero_sum = a[0] * b[0];
+  for (int k = 0; k < K; ++k) {
+    const bool finite = (compat::fabs(a[k]) <= 0x1.fffffffffffffp+1023) &
+                        (compat::fabs(b[k]) <= 0x1.fffffffffffffp+1023);
+    zero_numerator = zero_numerator & ((a[k] == 0.0) | (b[k] == 0.0)) & finite;
+    if (k > 0) zero_sum = zero_sum + a[k] * b[k];
+  }
   double nt[2 * K], dt[2 * J], et[2 * K + 4 * J];
   for (int k = 0; k < K; ++k) {
     two_prod(a[k], b[k], nt[2 * k], nt[2 * k + 1]);
@@ -196,16 +210,18 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_quotient_fast(const double (&a)[K], con
     et[2 * k] = nt[2 * k];
     et[2 * k + 1] = nt[2 * k + 1];
   }
+  bool denominator_ok = true;
   for (int j = 0; j < J; ++j) {
     two_prod(c[j], e[j], dt[2 * j], dt[2 * j + 1]);
-    ok = ok & product_splits_exactly(dt[2 * j], c[j], e[j]);
+    denominator_ok = denominator_ok & product_splits_exactly(dt[2 * j], c[j], e[j]);
   }
   double dh, d_rest, d_magnitude, nh, n_rest, n_magnitude;
   leading_and_rest(dt, dh, d_rest, d_magnitude);
   leading_and_rest(nt, nh, n_rest, n_magnitude);
   const double eps_d = compat::fabs(d_rest) + d_magnitude * 0x1p-48;
   const double q0 = (nh + n_rest) / dh;
-  ok = ok & (dh > 0.0) & in_safe_range(dh) & in_safe_range(q0) & (eps_d <= 0.5 * dh);
+  denominator_ok = denominator_ok & (dh > 0.0) & in_safe_range(dh) & (eps_d <= 0.5 * dh);
+  ok = ok & denominator_ok & in_safe_range(q0);
   for (int j = 0; j < J; ++j)
     triple_product_terms(-q0, c[j], e[j], et[2 * K + 4 * j], et[2 * K + 4 * j + 1],
                          et[2 * K + 4 * j + 2], et[2 * K + 4 * j + 3], ok);
@@ -220,8 +236,8 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_quotient_fast(const double (&a)[K], con
       0x1p-1000;
   double q1, r;
   two_sum(q0, t, q1, r);
-  q = q1;
-  return ok & certified_nearest(q1, r, eta);
+  q = zero_numerator ? zero_sum / dh : q1;
+  return zero_numerator ? denominator_ok : ok & certified_nearest(q1, r, eta);
 }
 
 // Both parts of x / a, each RN(N / D) with D = re(a)^2 + im(a)^2 exact: re N = re x re a + im x

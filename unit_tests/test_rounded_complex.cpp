@@ -3,9 +3,12 @@
 // rounded_complex_combination (K = 1, 2, 3 terms; each part the exact sum of its 2K real products
 // rounded once), its branch-free fast path (it may refuse, never answer differently), and
 // rounded_complex_abs and its fast path (the square root of the exact re^2 + im^2 rounded once),
-// double and float, over random, wide-range, cancelling and special values, and |x| at rounding
+// and rounded_complex_quotient and its fast path (each part the exact quotient of its exact
+// numerator and |a|^2 rounded once), double and float, over random, wide-range, cancelling and
+// special values, purely real or imaginary values with zeros of either sign, and |x| at rounding
 // midpoints.
 #include <ExKokkos_RoundedComplex.hpp>
+#include <ExKokkos_RoundedQuotient.hpp>
 
 #include <ExKokkosTest_Oracle.hpp>
 
@@ -152,6 +155,49 @@ TEST(RoundedComplex, AbsAgainstTheOracle) {
   EXPECT_EQ(failures, 0);
   // At least the ordinary cases and the exact 3, 4, 5 ones (2 of every 11) are decided fast.
   EXPECT_GT(certified, 2 * 5000);
+}
+
+// A part for the quotients: a value of any kind, or (one time in three) a signed zero, so that
+// purely real and purely imaginary values, whose quotients have exact zero parts, are common.
+template <class T>
+T quotient_part(std::mt19937_64& rng) {
+  if (rng() % 3 == 0) return (rng() & 1) ? T(0) : T(-0.0);
+  if (rng() % 2 == 0) return T(std::uniform_real_distribution<double>(-2, 2)(rng));
+  return value<T>(rng);
+}
+
+template <class T>
+void check_quotients(int& failures, int& certified) {
+  std::mt19937_64 rng(4242);
+  for (int trial = 0; trial < 40000; ++trial) {
+    const C<T> x(quotient_part<T>(rng), quotient_part<T>(rng));
+    const C<T> a(quotient_part<T>(rng), quotient_part<T>(rng));
+    const C<T> want = ExKokkosTest::exact_complex_quotient(x, a);
+    const C<T> got = ExKokkos::Impl::rounded_complex_quotient(x, a);
+    if (!same_bits(got, want) && ++failures <= 10)
+      ADD_FAILURE() << describe(x) << " / " << describe(a) << " = " << describe(got)
+                    << ", expected " << describe(want);
+    if constexpr (std::is_same<T, double>::value) {
+      double re, im;
+      if (ExKokkos::Impl::rounded_complex_quotient_fast(x.real(), x.imag(), a.real(), a.imag(), re,
+                                                        im)) {
+        ++certified;
+        if (!same_bits(C<T>(re, im), want) && ++failures <= 10)
+          ADD_FAILURE() << "fast path: " << describe(x) << " / " << describe(a) << " = "
+                        << describe(C<T>(re, im)) << ", expected " << describe(want);
+      }
+    }
+  }
+}
+
+TEST(RoundedComplex, QuotientsAgainstTheOracle) {
+  int failures = 0, certified = 0;
+  check_quotients<double>(failures, certified);
+  check_quotients<float>(failures, certified);
+  EXPECT_EQ(failures, 0);
+  // The fast path decides the ordinary quotients, those with a zero part included (about a
+  // quarter of the trials have ordinary non-zero parts in a and in x).
+  EXPECT_GT(certified, 40000 / 8);
 }
 
 }  // namespace
