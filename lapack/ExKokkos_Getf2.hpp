@@ -11,6 +11,8 @@
 // ipiv(j) at step j (LAPACK's ipiv minus one). info is LAPACK's: 0, or k > 0 when U(k-1, k-1) is
 // exactly zero (the factorization completes; that column of L is not scaled). NaN and Inf
 // propagate as IEEE arithmetic does; a NaN never wins the pivot search against a number.
+// A holds double, float or their Kokkos::complex: complex entries are rounded part by part and
+// pivoted by their exact moduli (lapack/impl/ExKokkos_ComplexLu_impl.hpp).
 // Wrong ranks, value types or extents are compile errors or std::invalid_argument.
 #ifndef EXKOKKOS_GETF2_HPP
 #define EXKOKKOS_GETF2_HPP
@@ -179,8 +181,8 @@ void exgetf2_batched(const ExecSpace& space, const AView& A, const PivView& ipiv
   static_assert(static_cast<int>(AView::rank) == 3 && static_cast<int>(PivView::rank) == 2 &&
                     static_cast<int>(InfoView::rank) == 1,
                 "ExKokkos::exgetf2_batched: A rank 3 (batch x m x n), ipiv rank 2, info rank 1");
-  static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
-                "ExKokkos::exgetf2_batched: A must hold double or float");
+  static_assert(Impl::is_exact_value<typename AView::non_const_value_type>(),
+                "ExKokkos::exgetf2_batched: A must hold double, float or their Kokkos::complex");
   const char* routine = "ExKokkos::exgetf2_batched";
   const Impl::HostCall<ExecSpace> call(space, routine);
   Impl::check_batched_getf2(space, routine, A, ipiv, info, options, Impl::OptionUses::getf2());
@@ -196,8 +198,8 @@ int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
   Impl::require_accessible<ExecSpace, PivView>();
   static_assert(static_cast<int>(AView::rank) == 2 && static_cast<int>(PivView::rank) == 1,
                 "ExKokkos::exgetf2: A must be rank 2 and ipiv rank 1");
-  static_assert(Impl::is_exact_scalar<typename AView::non_const_value_type>(),
-                "ExKokkos::exgetf2: A must hold double or float");
+  static_assert(Impl::is_exact_value<typename AView::non_const_value_type>(),
+                "ExKokkos::exgetf2: A must hold double, float or their Kokkos::complex");
   const char* routine = "ExKokkos::exgetf2";
   const Impl::HostCall<ExecSpace> call(space, routine);
   Impl::validate_options(space, routine, Impl::OptionUses::getf2(), options);

@@ -7,8 +7,9 @@
 //   ExKokkos::exgesv_batched(space, A, ipiv, B, info, steps, options);
 //
 // Every component of every triangular solve is x_q = RN(RN(b_q - sum_r t_qr x_r) / t_qq) with the
-// sum exact (as extrsv), so the solution is bitwise reproducible and a batched solve equals the
-// unbatched one. exgesv factors A in place (exgetf2) and overwrites B with the solution; as in
+// sum exact (as extrsv; for complex values each part rounded once), so the solution is bitwise
+// reproducible and a batched solve equals the unbatched one. trans "N", "T" or "C" ("H" is "C":
+// the conjugate transpose, "T" for real values). exgesv factors A in place (exgetf2) and overwrites B with the solution; as in
 // LAPACK, a singular factor (info > 0) leaves B unchanged. With options.refinement_steps = k > 0
 // it refines up to k times: r = RN(b - A x) computed exactly from a copy of the original A
 // (exgemv), d = A^-1 r with the factors, x = RN(x + d), until x no longer changes; the steps
@@ -40,8 +41,15 @@ struct RowSwapsFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const int) const { apply_row_swaps(b, ipiv, reverse); }
 };
 
+// trans of exgetrs and exgetrs_batched: lu_no_trans, lu_trans or lu_conj_trans (parse_trans's
+// refusal for anything but "N", "T", "C" and "H").
+inline int parse_lu_trans(const char* routine, const char trans[]) {
+  if (!parse_trans(routine, trans)) return lu_no_trans;
+  return parse_conjugate(trans) ? lu_conj_trans : lu_trans;
+}
+
 template <class ExecSpace, class AView, class PivView, class BView>
-void getrs_column(const ExecSpace& space, bool transposed, const AView& LU, const PivView& ipiv,
+void getrs_column(const ExecSpace& space, int trans, const AView& LU, const PivView& ipiv,
                   const BView& b, const Options& options) {
   Options o = options;
   o.refinement_steps = 0;
@@ -50,14 +58,15 @@ void getrs_column(const ExecSpace& space, bool transposed, const AView& LU, cons
       (!is_host_space<ExecSpace>() && (schedule_bit(o.schedule) & host_schedules) != 0))
     o.schedule = Schedule::automatic;
   const Kokkos::RangePolicy<ExecSpace> one(space, 0, 1);
-  if (!transposed) {
+  if (trans == lu_no_trans) {
     Kokkos::parallel_for("ExKokkos::exgetrs::swaps", one,
                          RowSwapsFunctor<BView, PivView>{b, ipiv, false});
     extrsv(space, "L", "N", "U", LU, b, o);
     extrsv(space, "U", "N", "N", LU, b, o);
   } else {
-    extrsv(space, "U", "T", "N", LU, b, o);
-    extrsv(space, "L", "T", "U", LU, b, o);
+    const char* t = trans == lu_conj_trans ? "C" : "T";
+    extrsv(space, "U", t, "N", LU, b, o);
+    extrsv(space, "L", t, "U", LU, b, o);
     Kokkos::parallel_for("ExKokkos::exgetrs::swaps", one,
                          RowSwapsFunctor<BView, PivView>{b, ipiv, true});
   }
@@ -123,12 +132,12 @@ void exgetrs(const ExecSpace& space, const char trans[], const AView& LU, const 
   const Impl::HostCall<ExecSpace> call(space, routine);
   Impl::validate_options(space, routine, Impl::OptionUses::getrs(), options,
                          Impl::ProblemFacts{std::int64_t(LU.extent(0))});
-  const bool transposed = Impl::parse_trans(routine, trans);
+  const int t = Impl::parse_lu_trans(routine, trans);
   Impl::check_factors(routine, LU, ipiv, B.extent(0));
   Impl::check_int_extent(routine, "LU.extent(0)", LU.extent(0));
   Impl::check_pivot_range(space, routine, ipiv, 1, std::int64_t(LU.extent(0)));
   for (std::size_t c = 0; c < Impl::Columns<BView>::count(B); ++c)
-    Impl::getrs_column(space, transposed, LU, ipiv, Impl::Columns<BView>::column(B, c), options);
+    Impl::getrs_column(space, t, LU, ipiv, Impl::Columns<BView>::column(B, c), options);
 }
 
 template <class ExecSpace, class AView, class PivView, class BView,
@@ -159,12 +168,12 @@ GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, c
   for (std::size_t c = 0; c < Impl::Columns<BView>::count(B); ++c) {
     const auto x = Impl::Columns<BView>::column(B, c);
     if (options.refinement_steps > 0) Kokkos::deep_copy(space, b0, x);
-    Impl::getrs_column(space, false, A, ipiv, x, options);
+    Impl::getrs_column(space, Impl::lu_no_trans, A, ipiv, x, options);
     int steps = 0;
     while (steps < options.refinement_steps) {
       Kokkos::deep_copy(space, d, b0);
       exgemv(space, "N", T(-1), original, x, T(1), d);  // d = RN(b - A x), exact residual
-      Impl::getrs_column(space, false, A, ipiv, d, options);
+      Impl::getrs_column(space, Impl::lu_no_trans, A, ipiv, d, options);
       std::int64_t changed = 0;
       Kokkos::parallel_reduce("ExKokkos::exgesv::refine",
                               Kokkos::RangePolicy<ExecSpace>(space, 0, n),
@@ -191,7 +200,7 @@ struct BatchedSolveFunctor {
   AView original;   // batch x n x n, for refinement (may be empty)
   BView b0, d;      // batch x n workspaces for refinement (may be empty)
   StepsView steps;  // batch (may be empty)
-  bool transposed;
+  int trans;        // LuTrans
   int max_steps;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
@@ -203,7 +212,7 @@ struct BatchedSolveFunctor {
     if (max_steps > 0)
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int i) { b0(s, i) = x(i); });
     team.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(transposed, lu, piv, x); });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(trans, lu, piv, x); });
     team.team_barrier();
     int taken = 0;
     while (taken < max_steps) {
@@ -211,7 +220,7 @@ struct BatchedSolveFunctor {
       const auto r = Kokkos::subview(d, s, Kokkos::ALL());
       team_residual<N>(team, a, x, Kokkos::subview(b0, s, Kokkos::ALL()), r);
       team.team_barrier();
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(false, lu, piv, r); });
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(lu_no_trans, lu, piv, r); });
       team.team_barrier();
       int changed = 0;
       Kokkos::parallel_reduce(
@@ -245,7 +254,7 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
   const char* routine = "ExKokkos::exgetrs_batched";
   const Impl::HostCall<ExecSpace> call(space, routine);
   Impl::validate_options(space, routine, Impl::OptionUses::getrs_batched(), options);
-  const bool transposed = Impl::parse_trans(routine, trans);
+  const int t = Impl::parse_lu_trans(routine, trans);
   if (LU.extent(1) != LU.extent(2) || ipiv.extent(1) != LU.extent(1) ||
       B.extent(1) != LU.extent(1) || ipiv.extent(0) != LU.extent(0) ||
       B.extent(0) != LU.extent(0)) {
@@ -269,7 +278,7 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
         Kokkos::parallel_for(
             "ExKokkos::exgetrs_batched",
             Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(LU.extent(0)), team_size),
-            F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), transposed, 0});
+            F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), t, 0});
       });
 }
 
@@ -334,7 +343,7 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
         Kokkos::parallel_for(
             "ExKokkos::exgesv_batched",
             Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
-            F{A, ipiv, x, original, b0, d, steps, false, options.refinement_steps});
+            F{A, ipiv, x, original, b0, d, steps, Impl::lu_no_trans, options.refinement_steps});
       });
   Kokkos::parallel_for("ExKokkos::exgesv_batched::store",
                        Kokkos::RangePolicy<ExecSpace>(space, 0, batch),

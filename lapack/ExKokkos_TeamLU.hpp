@@ -21,7 +21,7 @@
 // Bad arguments cannot throw inside a kernel: as in LAPACK, invoke returns -i for its i-th
 // argument, counted without the team member, before writing anything:
 //   TeamGetf2 / SerialGetf2: -1 an extent of A of 2^31 or more, -2 ipiv not min(m, n) entries;
-//   TeamGetrs / SerialGetrs: -1 trans not "N", "T" or "C"; -2 LU not square (or 2^31 rows or
+//   TeamGetrs / SerialGetrs: -1 trans not "N", "T", "C" or "H"; -2 LU not square (or 2^31 rows or
 //   more); -3 ipiv not n entries, or a pivot outside [j, n); -4 b not n rows.
 // Every thread of a team returns the same value. Wrong ranks and value types are compile errors.
 //
@@ -78,8 +78,9 @@ KOKKOS_INLINE_FUNCTION constexpr void require_getf2_views() {
                 "ExKokkos::TeamGetf2 / SerialGetf2: A and ipiv must be Kokkos views");
   static_assert(static_cast<int>(AView::rank) == 2 && static_cast<int>(PivView::rank) == 1,
                 "ExKokkos::TeamGetf2 / SerialGetf2: A must be rank 2 and ipiv rank 1");
-  static_assert(is_exact_scalar<typename AView::non_const_value_type>(),
-                "ExKokkos::TeamGetf2 / SerialGetf2: A must hold double or float");
+  static_assert(
+      is_exact_value<typename AView::non_const_value_type>(),
+      "ExKokkos::TeamGetf2 / SerialGetf2: A must hold double, float or their Kokkos::complex");
   static_assert(std::is_integral<typename PivView::non_const_value_type>::value,
                 "ExKokkos::TeamGetf2 / SerialGetf2: ipiv must hold integers");
 }
@@ -92,10 +93,11 @@ KOKKOS_INLINE_FUNCTION constexpr void require_getrs_views() {
   static_assert(static_cast<int>(LUView::rank) == 2 && static_cast<int>(PivView::rank) == 1 &&
                     (static_cast<int>(BView::rank) == 1 || static_cast<int>(BView::rank) == 2),
                 "ExKokkos::TeamGetrs / SerialGetrs: LU rank 2, ipiv rank 1, B rank 1 or 2");
-  static_assert(is_exact_scalar<typename LUView::non_const_value_type>() &&
+  static_assert(is_exact_value<typename LUView::non_const_value_type>() &&
                     std::is_same<typename LUView::non_const_value_type,
                                  typename BView::non_const_value_type>::value,
-                "ExKokkos::TeamGetrs / SerialGetrs: LU and B must both hold double or float");
+                "ExKokkos::TeamGetrs / SerialGetrs: LU and B must both hold double, float or their "
+                "Kokkos::complex (the same)");
   static_assert(std::is_integral<typename PivView::non_const_value_type>::value,
                 "ExKokkos::TeamGetrs / SerialGetrs: ipiv must hold integers");
 }
@@ -137,9 +139,9 @@ struct SerialGetf2 {
   }
 };
 
-// Solves op(A) X = B with the factors of TeamGetf2 (or exgetf2): trans "N" or "T" ("C" is "T"),
-// B rank 1 (one right-hand side) or rank 2 (n x nrhs, the team's threads taking whole columns),
-// overwritten by the solution.
+// Solves op(A) X = B with the factors of TeamGetf2 (or exgetf2): trans "N", "T" or "C" ("H" is
+// "C", the conjugate transpose; "T" for real values), B rank 1 (one right-hand side) or rank 2
+// (n x nrhs, the team's threads taking whole columns), overwritten by the solution.
 template <class MemberType>
 struct TeamGetrs {
   template <class LUViewType, class PivViewType, class BViewType>

@@ -15,7 +15,8 @@
 // diag "N", alpha 1.5, B n x n, rows "LLNN"): A's diagonal in [1, 2), the rest of its lower
 // triangle uniform(-1, 1) / n, so that the solves stay in range; GFLOP/s count m^2 n flops
 // (BLAS' count for both). And exgemm on complex views beside KokkosBlas::gemm (zgemm): rows
-// "exgemm_complex/NN" and ".../CN" at 256, 512 and 1024.
+// "exgemm_complex/NN" and ".../CN" at 256, 512 and 1024; complex extrsm beside KokkosBlas::trsm
+// (ztrsm): rows "extrsm_complex/LLNN" and ".../LLCN" at 256 and 512.
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
@@ -180,6 +181,52 @@ struct ComplexGemmProblem {
   ComplexMatrix A, B, C, C0;
 };
 
+// A well-conditioned complex lower triangle: diagonal (1 + |re u|) + i im u, below it u / n,
+// above it zeros (not read).
+struct ComplexTriangleFill {
+  ComplexMatrix A;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i, const std::size_t j) const {
+    const double n = double(A.extent(0));
+    const Kokkos::complex<double> u = A(i, j);
+    const double re = u.real() < 0 ? -u.real() : u.real();
+    A(i, j) = i == j ? Kokkos::complex<double>(1.0 + re, u.imag())
+                     : (i > j ? u / n : Kokkos::complex<double>(0.0));
+  }
+};
+
+// Complex extrsm's rows: side "L", uplo "L", trans_a, diag "N", alpha 1.5 - 0.5i, B n x n (in C,
+// restored from C0 before every run); GFLOP/s count 4 n^3 flops (a complex n^2 n / 2
+// multiply-adds).
+void register_complex_trsm(const std::string& routine, const char* trans_a, std::size_t n,
+                           std::function<void(const char*, ComplexGemmProblem&)> body) {
+  const std::string name =
+      routine + "/LL" + trans_a + "N/" + std::to_string(n) + "x" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        ComplexGemmProblem p{ComplexMatrix("A", n, n), ComplexMatrix(), ComplexMatrix("B", n, n),
+                             ComplexMatrix("B0", n, n)};
+        Kokkos::Random_XorShift64_Pool<Space> pool(n + 7);
+        const Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>> all({0, 0}, {n, n});
+        for (const ComplexMatrix& M : {p.A, p.C0})
+          Kokkos::parallel_for("fill", all, ComplexFill{M, pool});
+        Kokkos::parallel_for("triangle", all, ComplexTriangleFill{p.A});
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.C, p.C0);
+          Space().fence();
+          state.ResumeTiming();
+          body(trans_a, p);
+          Space().fence();
+        }
+        state.counters["GFLOP/s"] =
+            benchmark::Counter(4.0 * double(n) * double(n) * double(n) * 1e-9,
+                               benchmark::Counter::kIsIterationInvariantRate);
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 void register_complex_gemm(const std::string& routine, const char* trans_a, std::size_t n,
                            std::function<void(const char*, ComplexGemmProblem&)> body) {
   const std::string name = routine + "/" + trans_a + "N/" + std::to_string(n) + "x" +
@@ -281,6 +328,18 @@ int main(int argc, char** argv) {
                             });
 #endif
     }
+  for (std::size_t n : {256, 512})
+    for (const char* trans : {"N", "C"}) {
+      register_complex_trsm("extrsm_complex", trans, n, [](const char* t, ComplexGemmProblem& p) {
+        ExKokkos::extrsm(Space(), "L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
+      });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_complex_trsm("KokkosBlas::trsm_complex", trans, n,
+                            [](const char* t, ComplexGemmProblem& p) {
+                              KokkosBlas::trsm("L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
+                            });
+#endif
+    }
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"exgemm", "KokkosBlas::gemm"},
       {"exgemm_lanes", "KokkosBlas::gemm"},
@@ -288,7 +347,8 @@ int main(int argc, char** argv) {
       {"exgemm_ozaki", "exgemm_lanes"},
       {"extrsm", "KokkosBlas::trsm"},
       {"extrmm", "KokkosBlas::trmm"},
-      {"exgemm_complex", "KokkosBlas::gemm_complex"}};
+      {"exgemm_complex", "KokkosBlas::gemm_complex"},
+      {"extrsm_complex", "KokkosBlas::trsm_complex"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -3,7 +3,9 @@
 // (KokkosBlas::dot / a parallel_reduce, then MPI_Allreduce with MPI_SUM), n = 2^20 and 2^24
 // elements in all, split evenly over the ranks; and the multivector exdot and exnrm2 beside
 // KokkosBlas::dot(R, X, Y) / nrm2 (of the squares) then one MPI_Allreduce of R, 8 columns of 2^17
-// and 2^21 rows. Run under mpiexec; rank 0 prints the ratios.
+// and 2^21 rows; complex exdot (Kokkos::complex<double>, conj(x) . y) beside KokkosBlas::dot and
+// one MPI_Allreduce of its two parts, 2^20 and 2^24 elements. Run under mpiexec; rank 0 prints
+// the ratios.
 // Iteration counts are fixed so that every rank runs the same collectives.
 #include <ExKokkos.hpp>
 
@@ -26,6 +28,8 @@ namespace {
 using Space = Kokkos::DefaultExecutionSpace;
 using Vec = Kokkos::View<double*, Space::memory_space>;
 using Mat = Kokkos::View<double**, Kokkos::LayoutLeft, Space::memory_space>;
+using Complex = Kokkos::complex<double>;
+using CVec = Kokkos::View<Complex*, Space::memory_space>;
 
 // Ranks other than 0 run the same benchmarks and report nothing.
 class SilentReporter : public benchmark::BenchmarkReporter {
@@ -52,6 +56,31 @@ void register_mpi(const std::string& routine, std::int64_t n,
         MPI_Barrier(MPI_COMM_WORLD);
         for (auto _ : state) benchmark::DoNotOptimize(body(x, y));
         state.SetBytesProcessed(std::int64_t(state.iterations()) * n * 2 * sizeof(double));
+      })
+      ->Iterations(20)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+// Complex vectors of n elements in all, both parts of each uniform(-1, 1).
+void register_mpi_complex(const std::string& routine, std::int64_t n,
+                          std::function<Complex(const CVec&, const CVec&)> body) {
+  const std::string name = routine + "/uniform/" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        int rank = 0, size = 1;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        const std::int64_t local = n / size + (rank < n % size ? 1 : 0);
+        CVec x("x", local), y("y", local);
+        Kokkos::Random_XorShift64_Pool<Space> pool(1 + rank);
+        Kokkos::fill_random(x, pool, Complex(-1.0, -1.0), Complex(1.0, 1.0));
+        Kokkos::fill_random(y, pool, Complex(-1.0, -1.0), Complex(1.0, 1.0));
+        Space().fence();
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (auto _ : state) benchmark::DoNotOptimize(body(x, y));
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * 2 * sizeof(Complex));
       })
       ->Iterations(20)
       ->UseRealTime()
@@ -129,6 +158,17 @@ int main(int argc, char** argv) {
         return total;
       });
     }
+    for (std::int64_t n : {std::int64_t(1) << 20, std::int64_t(1) << 24}) {
+      register_mpi_complex("mpi::exdot_complex", n, [](const CVec& x, const CVec& y) {
+        return ExKokkos::mpi::exdot(Space(), x, y, MPI_COMM_WORLD);
+      });
+      register_mpi_complex("dot_complex+Allreduce", n, [](const CVec& x, const CVec& y) {
+        const Complex local = KokkosBlas::dot(x, y);
+        double parts[2] = {local.real(), local.imag()};
+        MPI_Allreduce(MPI_IN_PLACE, parts, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        return Complex(parts[0], parts[1]);
+      });
+    }
     for (std::int64_t rows : {std::int64_t(1) << 17, std::int64_t(1) << 21}) {
       register_mpi_columns("mpi::exdot(R,X,Y)", rows, 8,
                            [](const Vec& r, const Mat& x, const Mat& y) {
@@ -154,6 +194,7 @@ int main(int argc, char** argv) {
     const std::vector<std::pair<std::string, std::string>> pairs = {
         {"mpi::exdot", "dot+Allreduce"},
         {"mpi::exsum", "sum+Allreduce"},
+        {"mpi::exdot_complex", "dot_complex+Allreduce"},
         {"mpi::exdot(R,X,Y)", "dot(R,X,Y)+Allreduce"},
         {"mpi::exnrm2(R,X)", "nrm2_squared(R,X)+Allreduce"}};
     ExKokkosPerf::RatioReporter reporter(pairs);

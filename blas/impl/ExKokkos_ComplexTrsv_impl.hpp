@@ -50,7 +50,8 @@ struct ComplexTriangle {
   bool reversed;
 
   template <class AView>
-  static ComplexTriangle make(const AView& A, bool transposed, bool conjugated, bool reversed) {
+  KOKKOS_INLINE_FUNCTION static ComplexTriangle make(const AView& A, bool transposed,
+                                                     bool conjugated, bool reversed) {
     ComplexTriangle t;
     const std::int64_t s0 = 2 * std::int64_t(A.stride(0)), s1 = 2 * std::int64_t(A.stride(1));
     t.n = std::int64_t(A.extent(0));
@@ -156,73 +157,89 @@ struct ComplexResidualFinish {
   }
 };
 
-// The diagonal block p .. p + rows - 1 on one thread, in order: each part of S_q is a real sum
-// (the panel's exact sum, none for the first block, plus b_q's part and the block's 2 (q - p)
-// terms), rounded once by the certify-or-exact engine as the real solve's rows are
-// (SerialSubstitution): a compensated sum certified by its bound (doubles, first block), else an
-// expansion of N doubles spilling into the long accumulator that holds the panel's sum; then
-// x_q = RN(S_q) / T(q, q) with each part rounded once (or RN(S_q) with a unit diagonal).
-template <int N, class Tri, class BView, class Workspace>
-struct ComplexDiagonalBlockFunctor {
+// Rows p .. p + rows - 1 on one thread, in order: each part of S_q is a real sum (the panel's
+// exact sum in ws, none when first, plus b_q's part and the block's 2 (q - p) terms), rounded once
+// by the certify-or-exact engine as the real solve's rows are (SerialSubstitution): a compensated
+// sum certified by its bound (doubles, first block), else an expansion of N doubles spilling into
+// the long accumulator that holds the panel's sum; then x_q = RN(S_q) / T(q, q) with each part
+// rounded once (or RN(S_q) with a unit diagonal). PanelSums: the panel's exact sums, part p of
+// row i at 2 i + p, or NoPanelSums for a solve that starts at row 0.
+struct NoPanelSums {};
+
+template <int N, class Tri, class BView, class PanelSums>
+KOKKOS_INLINE_FUNCTION void complex_substitute_rows(const Tri& tri, const BView& b,
+                                                    const PanelSums& ws, std::int64_t p,
+                                                    std::int64_t rows, bool unit, bool first) {
   using C = typename BView::non_const_value_type;
   using T = magnitude_t<C>;
-  Tri tri;
-  BView b;
-  Workspace ws;  // 2 rows exact sums, part p of row i at 2 i + p
-  std::int64_t p, rows;
-  bool unit, first;
-
-  // f(factor, x part) for the block's terms of part `part` of row q: two a column r, against
-  // the parts of x_r (negated_product_factor).
-  template <class F>
-  KOKKOS_INLINE_FUNCTION void for_each_term(std::int64_t q, int part, const F& f) const {
+  // f(factor, x part) for the block's terms of part `part` of row q: two a column r, against the
+  // parts of x_r (negated_product_factor).
+  const auto for_each_term = [&](std::int64_t q, int part, const auto& f) {
     for (std::int64_t r = p; r < q; ++r) {
       const C x = b(tri.index(r));
       f(negated_product_factor(tri, q, r, part, 0), static_cast<double>(x.real()));
       f(negated_product_factor(tri, q, r, part, 1), static_cast<double>(x.imag()));
     }
-  }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
-    for (std::int64_t i = 0; i < rows; ++i) {
-      const std::int64_t q = p + i;
-      const C bq = b(tri.index(q));
-      T rounded[2];
-      for (int part = 0; part < 2; ++part) {
-        const double bp = static_cast<double>(part == 0 ? bq.real() : bq.imag());
-        const auto finish = round_sum_into<T>([&](std::int64_t, T v) { rounded[part] = v; });
-        certify_or_exact<N>(
-            finish, q, first,
-            [&]() {
-              CompensatedSum c;
-              if constexpr (std::is_same<T, double>::value) {
-                for_each_term(q, part, [&](double t, double x) { c.add_product(t, x); });
-                c.add(bp);
-              }
-              return c;
-            },
-            [&](LazyAccumulator& s, double(&slots)[N]) {
+  };
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const std::int64_t q = p + i;
+    const C bq = b(tri.index(q));
+    T rounded[2];
+    for (int part = 0; part < 2; ++part) {
+      const double bp = static_cast<double>(part == 0 ? bq.real() : bq.imag());
+      const auto finish = round_sum_into<T>([&](std::int64_t, T v) { rounded[part] = v; });
+      certify_or_exact<N>(
+          finish, q, first,
+          [&]() {
+            CompensatedSum c;
+            if constexpr (std::is_same<T, double>::value) {
+              for_each_term(q, part, [&](double t, double x) { c.add_product(t, x); });
+              c.add(bp);
+            }
+            return c;
+          },
+          [&](LazyAccumulator& s, double(&slots)[N]) {
+            if constexpr (!std::is_same<PanelSums, NoPanelSums>::value) {
               if (!first) s.get() = ws(2 * i + part);
-              Expansion<N> e;
-              for_each_term(q, part, [&](double t, double x) {
-                if (std::is_same<T, double>::value)
-                  e.add_product(t, x, s);
-                else
-                  e.add(t * x, s);  // two floats: exact in double
-              });
-              s.add(bp);
-              for (int u = 0; u < N; ++u) slots[u] = e[u];
+            }
+            Expansion<N> e;
+            for_each_term(q, part, [&](double t, double x) {
+              if (std::is_same<T, double>::value)
+                e.add_product(t, x, s);
+              else
+                e.add(t * x, s);  // two floats: exact in double
             });
-      }
-      const C residual(rounded[0], rounded[1]);
-      C x = residual;
-      if (!unit) {
-        double re, im;
-        tri.parts(q, q, re, im);
-        x = rounded_complex_quotient(residual, C(static_cast<T>(re), static_cast<T>(im)));
-      }
-      b(tri.index(q)) = x;
+            s.add(bp);
+            for (int u = 0; u < N; ++u) slots[u] = e[u];
+          });
     }
+    const C residual(rounded[0], rounded[1]);
+    C x = residual;
+    if (!unit) {
+      double re, im;
+      tri.parts(q, q, re, im);
+      x = rounded_complex_quotient(residual, C(static_cast<T>(re), static_cast<T>(im)));
+    }
+    b(tri.index(q)) = x;
+  }
+}
+
+// The whole solve T x = b on the calling thread (the LU's solves inside a team: lapack/).
+template <int N, class Tri, class BView>
+KOKKOS_INLINE_FUNCTION void complex_serial_substitution(const Tri& tri, const BView& b, bool unit) {
+  complex_substitute_rows<N>(tri, b, NoPanelSums(), 0, tri.n, unit, true);
+}
+
+// The diagonal block p .. p + rows - 1 of the blocked solve, on one thread.
+template <int N, class Tri, class BView, class Workspace>
+struct ComplexDiagonalBlockFunctor {
+  Tri tri;
+  BView b;
+  Workspace ws;  // 2 rows exact sums, part p of row i at 2 i + p
+  std::int64_t p, rows;
+  bool unit, first;
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    complex_substitute_rows<N>(tri, b, ws, p, rows, unit, first);
   }
 };
 

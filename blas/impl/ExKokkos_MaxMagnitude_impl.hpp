@@ -85,6 +85,27 @@ struct MaxMagnitude {
   KOKKOS_INLINE_FUNCTION void take_nan(std::int64_t i) {
     if (i < first_nan) first_nan = i;
   }
+  // Element i of value v (double, float or their Kokkos::complex, Parts matching).
+  template <class X>
+  KOKKOS_INLINE_FUNCTION void visit(const X& v, std::int64_t i) {
+    if constexpr (Parts == 2) {
+      const double re = v.real(), im = v.imag();
+      if (compat::isnan(re) || compat::isnan(im))
+        take_nan(i);
+      else if (!certainly_smaller(re, im))  // most elements of a long vector stop here
+        take(static_cast<double>(rounded_complex_abs(v)), re, im, i);
+    } else {
+      const double d = static_cast<double>(v);
+      if (compat::isnan(d))
+        take_nan(i);
+      else
+        take(compat::fabs(d), 0.0, 0.0, i);
+    }
+  }
+  // The state before any element: no number, no NaN.
+  KOKKOS_INLINE_FUNCTION static MaxMagnitude empty() {
+    return MaxMagnitude{-1.0, 0.0, 0.0, -1.0, none, none};
+  }
   KOKKOS_INLINE_FUNCTION void merge(const MaxMagnitude& other) {
     take(other.magnitude, other.re, other.im, other.index);
     take_nan(other.first_nan);
@@ -121,13 +142,7 @@ struct MaxMagnitudeReducer {
     dest.index = d.index;
     dest.first_nan = d.first_nan;
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
-    v.magnitude = -1.0;
-    v.re = v.im = 0.0;
-    v.square = -1.0;
-    v.index = value_type::none;
-    v.first_nan = value_type::none;
-  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type::empty(); }
   KOKKOS_INLINE_FUNCTION value_type& reference() const { return *value_.data(); }
   KOKKOS_INLINE_FUNCTION result_view_type view() const { return value_; }
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return false; }
@@ -139,20 +154,7 @@ struct MaxMagnitudeFunctor {
   static constexpr int parts = is_exact_complex<X>() ? 2 : 1;
   XView x;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, MaxMagnitude<parts>& m) const {
-    if constexpr (parts == 2) {
-      const X v = x(i);
-      const double re = v.real(), im = v.imag();
-      if (compat::isnan(re) || compat::isnan(im))
-        m.take_nan(i);
-      else if (!m.certainly_smaller(re, im))  // most elements of a long vector stop here
-        m.take(static_cast<double>(rounded_complex_abs(v)), re, im, i);
-    } else {
-      const double v = static_cast<double>(x(i));
-      if (compat::isnan(v))
-        m.take_nan(i);
-      else
-        m.take(compat::fabs(v), 0.0, 0.0, i);
-    }
+    m.visit(x(i), i);
   }
 };
 

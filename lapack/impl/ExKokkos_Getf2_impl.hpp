@@ -17,9 +17,12 @@
 #ifndef EXKOKKOS_GETF2_IMPL_HPP
 #define EXKOKKOS_GETF2_IMPL_HPP
 
+#include "ExKokkos_ComplexLu_impl.hpp"
+
 #include <impl/ExKokkos_CertifyOrExact_impl.hpp>
 #include <ExKokkos_Compat.hpp>
 #include <impl/ExKokkos_Tuning_impl.hpp>
+#include <impl/ExKokkos_ViewTraits_impl.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -70,27 +73,32 @@ KOKKOS_INLINE_FUNCTION CompensatedSum lu_compensated_sum(const AView& A, int i, 
 // engine (ExKokkos_CertifyOrExact_impl.hpp): first the cheap certified try (CompensatedSum: a
 // TwoProd, one TwoSum and four additions per term instead of an expansion's N TwoSums); only when
 // it refuses (a rounding within reach of the sum's error bound, special values, underflow) the
-// exact sum: an expansion, rounded from its slots or spilling into a long accumulator.
+// exact sum: an expansion, rounded from its slots or spilling into a long accumulator. Complex
+// values: each part so (complex_lu_update, ExKokkos_ComplexLu_impl.hpp).
 template <int N, class AView>
 KOKKOS_INLINE_FUNCTION typename AView::non_const_value_type lu_update(const AView& A, int i, int j,
                                                                       int count) {
   using T = typename AView::non_const_value_type;
-  T entry;
-  const auto finish = round_sum_into<T>([&](std::int64_t, T v) { entry = v; });
-  certify_or_exact<N>(
-      finish, 0, true, [&]() { return lu_compensated_sum(A, i, j, count); },
-      [&](LazyAccumulator& s, double(&slots)[N]) {
-        Expansion<N> e;
-        e.add(double(A(i, j)), s);
-        for (int k = 0; k < count; ++k) {
-          if (std::is_same<T, double>::value)
-            e.add_product(-double(A(i, k)), double(A(k, j)), s);
-          else
-            e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
-        }
-        for (int q = 0; q < N; ++q) slots[q] = e[q];
-      });
-  return entry;
+  if constexpr (is_exact_complex<T>()) {
+    return complex_lu_update<N>(A, i, j, count);
+  } else {
+    T entry;
+    const auto finish = round_sum_into<T>([&](std::int64_t, T v) { entry = v; });
+    certify_or_exact<N>(
+        finish, 0, true, [&]() { return lu_compensated_sum(A, i, j, count); },
+        [&](LazyAccumulator& s, double(&slots)[N]) {
+          Expansion<N> e;
+          e.add(double(A(i, j)), s);
+          for (int k = 0; k < count; ++k) {
+            if (std::is_same<T, double>::value)
+              e.add_product(-double(A(i, k)), double(A(k, j)), s);
+            else
+              e.add(-double(A(i, k)) * double(A(k, j)), s);  // two floats: exact in double
+          }
+          for (int q = 0; q < N; ++q) slots[q] = e[q];
+        });
+    return entry;
+  }
 }
 
 // W entries of the factorization side by side, for ExpansionLanes: entry l is (row, col) =
@@ -260,21 +268,26 @@ KOKKOS_INLINE_FUNCTION void update_row(const Member& team, const AView& A, int j
 }
 
 // The pivot rule on one thread: the first index i >= j of the largest |A(i, j)|, a NaN never
-// larger than a number (j when the whole column is NaN).
+// larger than a number (j when the whole column is NaN); complex values by their exact moduli
+// (complex_sequential_pivot).
 template <class AView>
 KOKKOS_INLINE_FUNCTION int sequential_pivot(const AView& A, int j) {
   using T = typename AView::non_const_value_type;
-  const int m = static_cast<int>(A.extent(0));
-  T largest = T(-1);  // below every magnitude: "no number seen"
-  int first = j;
-  for (int i = j; i < m; ++i) {
-    const T v = compat::fabs(A(i, j));
-    if (v > largest) {  // false for a NaN; strict: the first of equal magnitudes stays
-      largest = v;
-      first = i;
+  if constexpr (is_exact_complex<T>()) {
+    return complex_sequential_pivot(A, j);
+  } else {
+    const int m = static_cast<int>(A.extent(0));
+    T largest = T(-1);  // below every magnitude: "no number seen"
+    int first = j;
+    for (int i = j; i < m; ++i) {
+      const T v = compat::fabs(A(i, j));
+      if (v > largest) {  // false for a NaN; strict: the first of equal magnitudes stays
+        largest = v;
+        first = i;
+      }
     }
+    return first;
   }
-  return first;
 }
 
 // The search of team_pivot (below) for columns longer than a warp: two team reductions.
@@ -309,18 +322,30 @@ KOKKOS_INLINE_FUNCTION int team_shared_pivot(const Member& team, const AView& A,
 // synchronization and integer divisions by the team size, more than a scan of 32 entries
 // (figures: docs/performance.md). Longer columns take the sequential rule split in two
 // reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
-// so the team's threads share the column and every team size picks the same row.
+// so the team's threads share the column and every team size picks the same row. Complex columns
+// are scanned by every thread whatever their length (an exact tie-break has no Kokkos reducer).
 template <class Member, class AView>
 KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
   const int m = static_cast<int>(A.extent(0));
   constexpr int scanned_rows = 32;
-  if constexpr (IsOneThread<Member>::value) {
+  if constexpr (IsOneThread<Member>::value ||
+                is_exact_complex<typename AView::non_const_value_type>()) {
     (void)team, (void)m, (void)scanned_rows;
     return sequential_pivot(A, j);
   } else {
     if (team.team_size() == 1 || m - j <= scanned_rows) return sequential_pivot(A, j);
     return team_shared_pivot(team, A, j);
   }
+}
+
+// l_ij = RN(a_ij / a_jj): one IEEE division, or for complex values each part of the quotient
+// rounded once from its exact numerator and |a_jj|^2.
+template <class T>
+KOKKOS_INLINE_FUNCTION T lu_quotient(const T& a, const T& pivot) {
+  if constexpr (is_exact_complex<T>())
+    return rounded_complex_quotient(a, pivot);
+  else
+    return a / pivot;
 }
 
 // Factors A (m x n) in place with the team; pivots (0-based row indices, min(m, n) of them) go to
@@ -356,7 +381,7 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
     team.team_barrier();
     const T pivot = A(j, j);
     if (pivot != T(0)) {
-      team_for(team, j + 1, m, [&](const int i) { A(i, j) = A(i, j) / pivot; });
+      team_for(team, j + 1, m, [&](const int i) { A(i, j) = lu_quotient(A(i, j), pivot); });
     } else if (info == 0) {
       info = j + 1;
     }

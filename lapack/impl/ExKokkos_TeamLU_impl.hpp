@@ -59,19 +59,23 @@ KOKKOS_INLINE_FUNCTION int getf2_argument_error(const AView& A, const PivView& i
   return 0;
 }
 
-// trans: 0 for "N", 1 for "T" or "C" ("C" is "T" for real values), either case; -1 otherwise
-// (exgetrs' parse_trans, which throws).
+// trans: lu_no_trans for "N", lu_trans for "T", lu_conj_trans for "C" or "H" (the conjugate
+// transpose, which is "T" for real values), either case; -1 otherwise (exgetrs' parse_lu_trans,
+// which throws).
 KOKKOS_INLINE_FUNCTION int kernel_trans(const char trans[]) {
   if (trans == nullptr) return -1;
   switch (trans[0]) {
     case 'N':
     case 'n':
-      return 0;
+      return lu_no_trans;
     case 'T':
     case 't':
+      return lu_trans;
     case 'C':
     case 'c':
-      return 1;
+    case 'H':
+    case 'h':
+      return lu_conj_trans;
     default:
       return -1;
   }
@@ -96,9 +100,9 @@ KOKKOS_INLINE_FUNCTION auto column_of(const BView& B, int c) {
   }
 }
 
-// getrs: trans (1: not "N", "T" or "C"), LU (2: not square, or an extent of 2^31 or more), ipiv
-// (3: not n entries, or a pivot outside [j, n): exgetf2 swaps row j with a row at or below it, and
-// any other value would make the swaps read and write outside B), B (4: not n rows, or 2^31
+// getrs: trans (1: not "N", "T", "C" or "H"), LU (2: not square, or an extent of 2^31 or more),
+// ipiv (3: not n entries, or a pivot outside [j, n): exgetf2 swaps row j with a row at or below it,
+// and any other value would make the swaps read and write outside B), B (4: not n rows, or 2^31
 // columns or more). The pivots are read by every thread that asks, n integer comparisons next to
 // the solve's n^2 exact terms; so every thread of a team returns the same code.
 template <class LUView, class PivView, class BView>
@@ -129,7 +133,7 @@ KOKKOS_INLINE_FUNCTION int team_getrs(const Member& member, const char trans[], 
   if (LU.extent(0) == 0) return 0;
   member.team_barrier();
   team_for(member, 0, static_cast<int>(column_count(B)),
-           [&](const int c) { serial_getrs<N>(t == 1, LU, ipiv, column_of(B, c)); });
+           [&](const int c) { serial_getrs<N>(t, LU, ipiv, column_of(B, c)); });
   member.team_barrier();
   return 0;
 }
