@@ -6,11 +6,12 @@
 //   ExKokkos::exger(space, "T", alpha, x, y, A);   // trans "T", or "H" (the same for real values)
 //   ExKokkos::exger("T", alpha, x, y, A);
 //
-// x, y: rank-1 views of A's rows and columns; A: rank-2, any layout, strided subviews; double or
-// float alike. As BLAS, alpha == 0 (or an empty A) returns at once without reading anything.
-// IEEE special values follow the exact expression (a NaN in x reaches every element of its row,
-// even where y_j = 0, as in KokkosBlas). Mismatched extents, an unknown trans, or A whose memory
-// overlaps x's or y's throw std::invalid_argument before anything is written.
+// x, y: rank-1 views of A's rows and columns; A: rank-2, any layout, strided subviews; double,
+// float or their Kokkos::complex (trans "H": a_ij + alpha x_i conj(y_j); each part rounded once).
+// As BLAS, alpha == 0 (or an empty A) returns at once without reading anything. IEEE special values
+// follow the exact expression (a NaN in x reaches every element of its row, even where y_j = 0, as
+// in KokkosBlas). Mismatched extents, an unknown trans, or A whose memory overlaps x's or y's throw
+// std::invalid_argument before anything is written.
 #ifndef EXKOKKOS_GER_HPP
 #define EXKOKKOS_GER_HPP
 
@@ -29,12 +30,12 @@ void exger(const ExecSpace& space, const char trans[], typename AView::const_val
   Impl::require_accessible<ExecSpace, AView>();
   const char* routine = "ExKokkos::exger";
   const Impl::HostCall<ExecSpace> call(space, routine);
-  Impl::check_rank_update(routine, trans, A, x, y);
+  const bool conjugate = Impl::check_rank_update(routine, trans, A, x, y);
   Impl::check_rank_update_extents(routine, A, x, y);
-  if (alpha == 0 || A.size() == 0) return;
+  if (alpha == typename AView::non_const_value_type(0) || A.size() == 0) return;
   Impl::rank_update<1>(space, routine, Impl::UpdatedPart::whole, alpha,
                        Impl::write_view<ExecSpace>(A), Impl::read_view<ExecSpace>(x),
-                       Impl::read_view<ExecSpace>(y));
+                       Impl::read_view<ExecSpace>(y), conjugate);
 }
 
 template <class XView, class YView, class AView,

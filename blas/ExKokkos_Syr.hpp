@@ -7,7 +7,9 @@
 //   ExKokkos::exsyr("T", "L", alpha, x, A);
 //
 // Only the triangle named by uplo (its diagonal included) is read and written. A square, x of
-// its order; any layout, strided subviews; double or float alike. As BLAS, alpha == 0 (or an
+// its order; any layout, strided subviews; double, float or their Kokkos::complex (trans "H":
+// a_ij + alpha x_i conj(x_j), alpha taken as given, as KokkosBlas::syr; each part rounded once).
+// As BLAS, alpha == 0 (or an
 // empty A) returns at once. Mismatched extents, an unknown trans or uplo, or A whose memory
 // overlaps x's throw std::invalid_argument before anything is written.
 #ifndef EXKOKKOS_SYR_HPP
@@ -27,11 +29,12 @@ void exsyr(const ExecSpace& space, const char trans[], const char uplo[],
   Impl::require_accessible<ExecSpace, AView>();
   const char* routine = "ExKokkos::exsyr";
   const Impl::HostCall<ExecSpace> call(space, routine);
-  Impl::check_rank_update(routine, trans, A, x, x);
+  const bool conjugate = Impl::check_rank_update(routine, trans, A, x, x);
   const Impl::UpdatedPart part = Impl::check_symmetric_update(routine, uplo, A, x);
-  if (alpha == 0 || A.size() == 0) return;
+  if (alpha == typename AView::non_const_value_type(0) || A.size() == 0) return;
   const auto xc = Impl::read_view<ExecSpace>(x);
-  Impl::rank_update<1>(space, routine, part, alpha, Impl::write_view<ExecSpace>(A), xc, xc);
+  Impl::rank_update<1>(space, routine, part, alpha, Impl::write_view<ExecSpace>(A), xc, xc,
+                       conjugate);
 }
 
 template <class XView, class AView,

@@ -7,7 +7,9 @@
 //   ExKokkos::exsyr2("T", "L", alpha, x, y, A);
 //
 // Only the triangle named by uplo (its diagonal included) is read and written. A square, x and y
-// of its order; any layout, strided subviews; double or float alike. As BLAS, alpha == 0 (or an
+// of its order; any layout, strided subviews; double, float or their Kokkos::complex (trans "H":
+// a_ij + alpha x_i conj(y_j) + conj(alpha) y_i conj(x_j), KokkosBlas::syr2's Hermitian form; each
+// part rounded once). As BLAS, alpha == 0 (or an
 // empty A) returns at once. Mismatched extents, an unknown trans or uplo, or A whose memory
 // overlaps x's or y's throw std::invalid_argument before anything is written.
 #ifndef EXKOKKOS_SYR2_HPP
@@ -29,12 +31,12 @@ void exsyr2(const ExecSpace& space, const char trans[], const char uplo[],
   Impl::require_accessible<ExecSpace, AView>();
   const char* routine = "ExKokkos::exsyr2";
   const Impl::HostCall<ExecSpace> call(space, routine);
-  Impl::check_rank_update(routine, trans, A, x, y);
+  const bool conjugate = Impl::check_rank_update(routine, trans, A, x, y);
   const Impl::UpdatedPart part = Impl::check_symmetric_update(routine, uplo, A, x);
   Impl::check_same_extent(routine, x, y);
-  if (alpha == 0 || A.size() == 0) return;
+  if (alpha == typename AView::non_const_value_type(0) || A.size() == 0) return;
   Impl::rank_update<2>(space, routine, part, alpha, Impl::write_view<ExecSpace>(A),
-                       Impl::read_view<ExecSpace>(x), Impl::read_view<ExecSpace>(y));
+                       Impl::read_view<ExecSpace>(x), Impl::read_view<ExecSpace>(y), conjugate);
 }
 
 template <class XView, class YView, class AView,

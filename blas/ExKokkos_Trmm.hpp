@@ -19,7 +19,9 @@
 // Conventions as BLAS: alpha == 0 sets B to zeros without reading A or B; only the triangle named
 // by uplo is read (not the diagonal when diag is "U"). Unknown side/uplo/trans/diag, a non-square
 // A or one whose order is not B's rows (side L) or columns (side R) throw std::invalid_argument
-// before anything is written. Value types double and float; any layout, strided subviews.
+// before anything is written. Value types double, float and their Kokkos::complex (each part of
+// each element its exact value rounded once: complex exgemm's; trans "C" or "H" conjugates A);
+// any layout, strided subviews.
 //
 // Cost: exgemm's on the full n x n T (the zeros are multiplied too: about twice the work of the
 // triangle alone), plus the two temporaries (n^2 and m n elements).
@@ -78,10 +80,12 @@ void trmm_entry(const ExecSpace& space, const TriangularModes& modes,
   const auto a = read_view<ExecSpace>(full);
   const auto b = read_view<ExecSpace>(B);
   const auto c = write_view<ExecSpace>(product);
+  // trans "C" conjugates A (for real values parse_conjugate's flag changes nothing).
+  const bool conj = modes.conjugated && is_exact_complex<T>();
   if (modes.left)
-    gemm_entry(space, modes.transposed, false, false, false, alpha, a, b, T(0), c, Options{});
+    gemm_entry(space, modes.transposed, conj, false, false, alpha, a, b, T(0), c, Options{});
   else
-    gemm_entry(space, false, false, modes.transposed, false, alpha, b, a, T(0), c, Options{});
+    gemm_entry(space, false, false, modes.transposed, conj, alpha, b, a, T(0), c, Options{});
   Kokkos::deep_copy(space, B, c);
 }
 
@@ -97,7 +101,8 @@ void extrmm(const ExecSpace& space, const char side[], const char uplo[], const 
   Impl::require_accessible<ExecSpace, AView>();
   Impl::require_accessible<ExecSpace, BView>();
   using T = typename BView::non_const_value_type;
-  static_assert(Impl::is_exact_scalar<T>(), "ExKokkos::extrmm: B must hold double or float");
+  static_assert(Impl::is_exact_value<T>(),
+                "ExKokkos::extrmm: B must hold double, float or their Kokkos::complex");
   static_assert(std::is_same<T, typename AView::non_const_value_type>::value,
                 "ExKokkos::extrmm: A and B must hold the same value type");
   static_assert(!std::is_const<typename BView::value_type>::value,

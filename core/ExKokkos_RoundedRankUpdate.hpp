@@ -22,11 +22,25 @@
 //
 // Float: a product of two floats is exact in double, and the accumulator rounds alpha S + a once
 // to float.
+//
+// Kokkos::complex values: each part of a + alpha S, S = sum_k x_k y_k (the caller conjugates the
+// factors its mode asks for), rounded once: S's parts are two exact sums of 2K products
+// (add_complex_product), part p of alpha S is f_0 re S + f_1 im S (complex_part_coefficients), and
+// round_scaled_sums rounds that plus a's part p as one expression, a's part added as it is (a
+// complex 1 x a would turn an infinite part's partner into inf * 0 = NaN). Special values follow
+// IEEE arithmetic on alpha S + a as Kokkos::complex evaluates it, with S's parts as their exact
+// sums give them. The Hermitian rank-2 update a + alpha P + conj(alpha Q) (exsyr2 "H": P = x_i
+// conj(y_j), Q = conj(y_i) x_j) has the parts re a + re(alpha (P + Q)) and im a + im(alpha (P -
+// Q)): each from its own pair of exact sums. For doubles and K = 1, exmult's certified fast path
+// (rounded_complex_mult_fast on 1 a + alpha x y, which answers for finite values only) comes
+// first.
 #ifndef EXKOKKOS_ROUNDEDRANKUPDATE_HPP
 #define EXKOKKOS_ROUNDEDRANKUPDATE_HPP
 
 #include "ExKokkos_ExpansionRounding.hpp"
 #include "ExKokkos_LongAccumulator.hpp"
+#include "ExKokkos_RoundedComplex.hpp"
+#include "ExKokkos_RoundedComplexMult.hpp"
 #include "ExKokkos_RoundedMult.hpp"
 #include "ExKokkos_ScaledSumRounding.hpp"
 
@@ -76,6 +90,57 @@ KOKKOS_INLINE_FUNCTION float rounded_rank_update(float a, float alpha, const flo
   LongAccumulator s;
   for (int k = 0; k < K; ++k) s.add_product(x[k], y[k]);  // exact in double
   return round_scaled_sum<float>(s, alpha, 1.0, a, true);
+}
+
+// Part `part` of a + alpha S rounded once, S's parts exact in s (see above).
+template <class T, class C>
+KOKKOS_INLINE_FUNCTION T round_complex_rank_part(LongAccumulator (&s)[2], const C& a,
+                                                 const C& alpha, int part) {
+  s[0].normalize();
+  s[1].normalize();
+  const std::uint64_t* const sums[2] = {s[0].digits(), s[1].digits()};
+  const std::uint32_t flags[2] = {s[0].flags(), s[1].flags()};
+  double f[2];
+  complex_part_coefficients(alpha, part, f);
+  const double one[1] = {1.0};
+  const double ap[1] = {static_cast<double>(part == 0 ? a.real() : a.imag())};
+  return round_scaled_sums<T, 2, 1>(sums, flags, f, one, ap, true);
+}
+
+// RN(a + alpha sum_k x_k y_k) per part for complex values; hermitian (K = 2 only): RN(a +
+// alpha x_0 y_0 + conj(alpha x_1 y_1)), exsyr2's Hermitian element (see above).
+template <int K, class T>
+KOKKOS_INLINE_FUNCTION Kokkos::complex<T> rounded_complex_rank_update(
+    const Kokkos::complex<T>& a, const Kokkos::complex<T>& alpha, const Kokkos::complex<T> (&x)[K],
+    const Kokkos::complex<T> (&y)[K], bool hermitian) {
+  if constexpr (K == 1 && std::is_same<T, double>::value) {
+    double re, im;
+    if (rounded_complex_mult_fast(Kokkos::complex<double>(1.0, 0.0), a.real(), a.imag(), true,
+                                  alpha, x[0].real(), x[0].imag(), y[0].real(), y[0].imag(), re,
+                                  im))
+      return Kokkos::complex<double>(re, im);
+  }
+  // S = sum_k x_k y_k for both parts; or, when hermitian, P + Q for the real part and P - Q (the
+  // second product negated, exactly) for the imaginary part.
+  const auto add_products = [&](LongAccumulator(&s)[2], double sign) {
+    for (int k = 0; k < K; ++k) {
+      const double sk = k == 1 ? sign : 1.0;
+      add_complex_product(s, sk * double(x[k].real()), sk * double(x[k].imag()),
+                          double(y[k].real()), double(y[k].imag()));
+    }
+  };
+  T r[2];
+  LongAccumulator s[2];
+  add_products(s, 1.0);
+  r[0] = round_complex_rank_part<T>(s, a, alpha, 0);
+  if (hermitian) {
+    LongAccumulator d[2];
+    add_products(d, -1.0);
+    r[1] = round_complex_rank_part<T>(d, a, alpha, 1);
+  } else {
+    r[1] = round_complex_rank_part<T>(s, a, alpha, 1);
+  }
+  return Kokkos::complex<T>(r[0], r[1]);
 }
 
 }  // namespace Impl

@@ -7,9 +7,9 @@
 // beside the BLAS of the build (OpenBLAS' dger, dsyr, dsyr2, on the host) and a plain Kokkos
 // kernel of the same shape (A(i, j) += alpha x(i) y(j)); complex exgemv ("N", "T", "C", double and
 // float) beside KokkosBlas::gemv on complex values; complex extrsv (lower, non-unit, "N" and "C")
-// beside KokkosBlas::trsm with one right-hand side (OpenBLAS' ztrsm). Prints the time ratios at the
-// end
-// (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
+// beside KokkosBlas::trsm with one right-hand side (OpenBLAS' ztrsm); complex exger ("T", "H")
+// and exsyr2 ("H") at 1024 beside OpenBLAS' zgeru / zgerc and zher2. Prints the time ratios at the
+// end (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
@@ -31,6 +31,13 @@ extern "C" void dsyr_(const char* uplo, const int* n, const double* alpha, const
 extern "C" void dsyr2_(const char* uplo, const int* n, const double* alpha, const double* x,
                        const int* incx, const double* y, const int* incy, double* a,
                        const int* lda);
+// Fortran's complex*16 is two doubles, real part first, as Kokkos::complex<double>.
+extern "C" void zgeru_(const int* m, const int* n, const void* alpha, const void* x,
+                       const int* incx, const void* y, const int* incy, void* a, const int* lda);
+extern "C" void zgerc_(const int* m, const int* n, const void* alpha, const void* x,
+                       const int* incx, const void* y, const int* incy, void* a, const int* lda);
+extern "C" void zher2_(const char* uplo, const int* n, const void* alpha, const void* x,
+                       const int* incx, const void* y, const int* incy, void* a, const int* lda);
 #endif
 
 #include <cmath>
@@ -309,6 +316,41 @@ void plain_rank_update(RankProblem& p, bool lower_only, bool two) {
       });
 }
 
+// Complex rank updates: A, x, y with both parts uniform in [-1, 1); each run starts from the same
+// A. alpha 1.5 - 0.5i.
+using Complex = Kokkos::complex<double>;
+struct ComplexRankProblem {
+  Kokkos::View<Complex**, Kokkos::LayoutLeft, Mem> A, A0;
+  Kokkos::View<Complex*, Kokkos::LayoutLeft, Mem> x, y;
+};
+
+void register_complex_rank_update(const std::string& routine, const char* trans, std::size_t n,
+                                  std::function<void(ComplexRankProblem&)> body) {
+  const std::string name = routine + "/" + trans + "/" + std::to_string(n);
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [=](benchmark::State& state) {
+        ComplexRankProblem p{decltype(p.A)("A", n, n), decltype(p.A)("A0", n, n),
+                             decltype(p.x)("x", n), decltype(p.x)("y", n)};
+        Kokkos::Random_XorShift64_Pool<Space> pool(n + 9);
+        const Complex low(-1.0, -1.0), high(1.0, 1.0);
+        Kokkos::fill_random(p.A0, pool, low, high);
+        Kokkos::fill_random(p.x, pool, low, high);
+        Kokkos::fill_random(p.y, pool, low, high);
+        for (auto _ : state) {
+          state.PauseTiming();
+          Kokkos::deep_copy(p.A, p.A0);
+          Space().fence();
+          state.ResumeTiming();
+          body(p);
+          Space().fence();
+        }
+        state.SetBytesProcessed(std::int64_t(state.iterations()) * n * n * 2 * sizeof(Complex));
+      })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -406,6 +448,32 @@ int main(int argc, char** argv) {
     }
 #endif
   }
+  {
+    const std::size_t n = 1024;
+    const Complex alpha(1.5, -0.5);
+    for (const char* trans : {"T", "H"})
+      register_complex_rank_update("exger_complex", trans, n, [=](ComplexRankProblem& p) {
+        ExKokkos::exger(Space(), trans, alpha, p.x, p.y, p.A);
+      });
+    register_complex_rank_update("exsyr2_complex", "H", n, [=](ComplexRankProblem& p) {
+      ExKokkos::exsyr2(Space(), "H", "L", alpha, p.x, p.y, p.A);
+    });
+#if defined(EXKOKKOS_PERF_HAVE_CBLAS)
+    if (ExKokkos::Impl::is_host_space<Space>()) {
+      for (const char* trans : {"T", "H"})
+        register_complex_rank_update("zger", trans, n, [=](ComplexRankProblem& p) {
+          const int m = static_cast<int>(p.A.extent(0)), one = 1;
+          (trans[0] == 'T' ? zgeru_ : zgerc_)(&m, &m, &alpha, p.x.data(), &one, p.y.data(), &one,
+                                              p.A.data(), &m);
+        });
+      // BLAS' zher2 also sets the diagonal's imaginary parts to zero: the same work.
+      register_complex_rank_update("zher2", "H", n, [=](ComplexRankProblem& p) {
+        const int m = static_cast<int>(p.A.extent(0)), one = 1;
+        zher2_("L", &m, &alpha, p.x.data(), &one, p.y.data(), &one, p.A.data(), &m);
+      });
+    }
+#endif
+  }
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"exgemv", "KokkosBlas::gemv"},
       {"exgemv_complex", "KokkosBlas::gemv_complex"},
@@ -417,7 +485,9 @@ int main(int argc, char** argv) {
       {"exger", "plain_ger"},
       {"exsyr", "dsyr"},
       {"exsyr2", "dsyr2"},
-      {"exsyr2", "plain_syr2"}};
+      {"exsyr2", "plain_syr2"},
+      {"exger_complex", "zger"},
+      {"exsyr2_complex", "zher2"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -16,7 +16,8 @@
 // triangle uniform(-1, 1) / n, so that the solves stay in range; GFLOP/s count m^2 n flops
 // (BLAS' count for both). And exgemm on complex views beside KokkosBlas::gemm (zgemm): rows
 // "exgemm_complex/NN" and ".../CN" at 256, 512 and 1024; complex extrsm beside KokkosBlas::trsm
-// (ztrsm): rows "extrsm_complex/LLNN" and ".../LLCN" at 256 and 512.
+// (ztrsm): rows "extrsm_complex/LLNN" and ".../LLCN" at 256 and 512, and complex extrmm beside
+// KokkosBlas::trmm (ztrmm) on the same shapes (the triangle and its register function shared).
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
@@ -194,11 +195,11 @@ struct ComplexTriangleFill {
   }
 };
 
-// Complex extrsm's rows: side "L", uplo "L", trans_a, diag "N", alpha 1.5 - 0.5i, B n x n (in C,
-// restored from C0 before every run); GFLOP/s count 4 n^3 flops (a complex n^2 n / 2
+// Complex extrsm's and extrmm's rows: side "L", uplo "L", trans_a, diag "N", alpha 1.5 - 0.5i,
+// B n x n (in C, restored from C0 before every run); GFLOP/s count 4 n^3 flops (a complex n^2 n / 2
 // multiply-adds).
-void register_complex_trsm(const std::string& routine, const char* trans_a, std::size_t n,
-                           std::function<void(const char*, ComplexGemmProblem&)> body) {
+void register_complex_triangular(const std::string& routine, const char* trans_a, std::size_t n,
+                                 std::function<void(const char*, ComplexGemmProblem&)> body) {
   const std::string name =
       routine + "/LL" + trans_a + "N/" + std::to_string(n) + "x" + std::to_string(n);
   benchmark::RegisterBenchmark(
@@ -330,14 +331,28 @@ int main(int argc, char** argv) {
     }
   for (std::size_t n : {256, 512})
     for (const char* trans : {"N", "C"}) {
-      register_complex_trsm("extrsm_complex", trans, n, [](const char* t, ComplexGemmProblem& p) {
-        ExKokkos::extrsm(Space(), "L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
-      });
+      register_complex_triangular(
+          "extrsm_complex", trans, n, [](const char* t, ComplexGemmProblem& p) {
+            ExKokkos::extrsm(Space(), "L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
+          });
 #if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
-      register_complex_trsm("KokkosBlas::trsm_complex", trans, n,
-                            [](const char* t, ComplexGemmProblem& p) {
-                              KokkosBlas::trsm("L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
-                            });
+      register_complex_triangular("KokkosBlas::trsm_complex", trans, n,
+                                  [](const char* t, ComplexGemmProblem& p) {
+                                    KokkosBlas::trsm("L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
+                                  });
+#endif
+    }
+  for (std::size_t n : {256, 512})
+    for (const char* trans : {"N", "C"}) {
+      register_complex_triangular(
+          "extrmm_complex", trans, n, [](const char* t, ComplexGemmProblem& p) {
+            ExKokkos::extrmm(Space(), "L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
+          });
+#if defined(EXKOKKOS_PERF_HAVE_KOKKOSKERNELS)
+      register_complex_triangular("KokkosBlas::trmm_complex", trans, n,
+                                  [](const char* t, ComplexGemmProblem& p) {
+                                    KokkosBlas::trmm("L", "L", t, "N", Z(1.5, -0.5), p.A, p.C);
+                                  });
 #endif
     }
   const std::vector<std::pair<std::string, std::string>> pairs = {
@@ -348,7 +363,8 @@ int main(int argc, char** argv) {
       {"extrsm", "KokkosBlas::trsm"},
       {"extrmm", "KokkosBlas::trmm"},
       {"exgemm_complex", "KokkosBlas::gemm_complex"},
-      {"extrsm_complex", "KokkosBlas::trsm_complex"}};
+      {"extrsm_complex", "KokkosBlas::trsm_complex"},
+      {"extrmm_complex", "KokkosBlas::trmm_complex"}};
   ExKokkosPerf::RatioReporter reporter(pairs);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -33,11 +33,12 @@ suites=(test_level1_oracle test_level1_multivector test_level1_more test_level1_
   test_error_free_transforms test_binned_sink test_expansion test_compensated_sum
   test_exact_sum_reducer test_rounded_update_mult test_rounded_complex test_packed_accumulator
   test_level2_gemv_complex test_level3_gemm_complex test_level2_trsv_complex test_lapack_complex
+  test_rank_update_complex
   example_cg example_team_lu)
 targets="test_level1_suites test_matrix_suites test_error_free_transforms test_binned_sink \
 test_expansion test_compensated_sum test_exact_sum_reducer test_rounded_update_mult \
 test_rounded_complex test_packed_accumulator test_level2_gemv_complex test_level3_gemm_complex \
-test_level2_trsv_complex test_lapack_complex \
+test_level2_trsv_complex test_lapack_complex test_rank_update_complex \
 exkokkos_cg exkokkos_team_lu"
 build_type=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${EXKOKKOS_RELEASE_SANITIZE:-1}" != 0 ]; then

@@ -30,25 +30,25 @@
 // LayoutLeft, y LayoutRight. Each runs with Kokkos Kernels' team size (AUTO, or 1 for gemv) and
 // with every thread in one team: the values must not change.
 //
-// ger, syr, syr2 (double and float: ExKokkos' rank updates are real only, so Kokkos Kernels'
-// complex cases have no counterpart yet): alpha 3; mode "T" and "H" (the same for real values),
-// uplo "L" and "U"; Kokkos Kernels' hand-computed 1 x 1, 1 x 2 and 2 x 2 cases with their
+// ger, syr, syr2 (double and float; their complex forms are tested on Kokkos Kernels' shapes,
+// modes and layouts in test_rank_update_complex.cpp): alpha 3; mode "T" and "H" (the same for real
+// values), uplo "L" and "U"; Kokkos Kernels' hand-computed 1 x 1, 1 x 2 and 2 x 2 cases with their
 // expected integers; m x n of 0 x 13, 1024 x 0, 13 x 13, 13 x 1024 and 50 x 40 (ger) and orders
 // 0, 13 and 50 (syr, syr2); 1024 x 1024 and 2131 x 2131 are shrunk to 128 x 128 and 213 x 213
 // (the oracle of millions of elements runs for minutes). Layouts: all LayoutLeft, all LayoutRight,
 // all strided, and Test_Blas2_ger's mixed x LayoutStride, y LayoutLeft, A LayoutRight. syr and
 // syr2 must leave the other triangle's bits alone; alpha 0 must leave A alone.
 //
-// trsm (all four types) and trmm (double and float: extrmm is real only): every side, uplo, trans
-// (and "C" for complex) and diag, at Kokkos Kernels' alpha 4.5 on LayoutLeft with B of 0 x 0,
-// 101 x 19, 19 x 101 and the largest shape shrunk (trsm's 343 x 201 to 343 x 3 and 3 x 343: order
-// 343, three of extrsv's 128-row blocks, with 3 right-hand sides; trmm's 12 x 731 to 12 x 131 for
-// side R, whose order is the 731), and at alpha 1 on LayoutRight with 0 x 0 and one shape (trsm:
-// the one of 19 right-hand sides), since each right-hand side is one extrsv solve and Kokkos
-// Kernels' every-alpha-every-layout product runs for minutes here. The unread triangle, and a
-// unit diagonal, hold NaN. A is well conditioned (diagonal in [1, 2), off-diagonal O(1 / n))
-// rather than Kokkos Kernels' random fill, since bits, not a tolerance, are checked. alpha 0 must
-// write +0 without reading B.
+// trsm (all four types) and trmm (double and float; complex in test_rank_update_complex.cpp):
+// every side, uplo, trans (and "C" for complex) and diag, at Kokkos Kernels' alpha 4.5 on
+// LayoutLeft with B of 0 x 0, 101 x 19, 19 x 101 and the largest shape shrunk (trsm's 343 x 201
+// to 343 x 3 and 3 x 343: order 343, three of extrsv's 128-row blocks, with 3 right-hand sides;
+// trmm's 12 x 731 to 12 x 131 for side R, whose order is the 731), and at alpha 1 on LayoutRight
+// with 0 x 0 and one shape (trsm: the one of 19 right-hand sides), since each right-hand side is
+// one extrsv solve and Kokkos Kernels' every-alpha-every-layout product runs for minutes here.
+// The unread triangle, and a unit diagonal, hold NaN. A is well conditioned (diagonal in [1, 2),
+// off-diagonal O(1 / n)) rather than Kokkos Kernels' random fill, since bits, not a tolerance, are
+// checked. alpha 0 must write +0 without reading B.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Oracle.hpp>

@@ -4,6 +4,9 @@
 // ExKokkos_RoundedRankUpdate.hpp), so any partition gives the same bits. A two-dimensional range
 // whose fastest index is A's contiguous one (coalesced on devices, unit stride on the host); for
 // exsyr and exsyr2 the elements outside the named triangle are neither read nor written.
+// Kokkos::complex values: trans "T" takes the factors as they are, "H" conjugates y_j (exger),
+// x_j (exsyr), or gives exsyr2's Hermitian element a + alpha x_i conj(y_j) + conj(alpha) y_i
+// conj(x_j) (rounded_complex_rank_update).
 #ifndef EXKOKKOS_RANKUPDATE_IMPL_HPP
 #define EXKOKKOS_RANKUPDATE_IMPL_HPP
 
@@ -36,9 +39,9 @@ KOKKOS_INLINE_FUNCTION void rank_factors(const XView& x, const YView& y, const s
   }
 }
 
-// The elements of one line of A for certified_block (host threads, doubles): a column of a
-// LayoutLeft A (a row otherwise), `outer` its index, k the position along it. F: the
-// RankUpdateFunctor below, whose views and alpha it reads.
+// The elements of one line of A for certified_block (host threads, double and, for K = 1,
+// Kokkos::complex<double>): a column of a LayoutLeft A (a row otherwise), `outer` its index, k the
+// position along it. F: the RankUpdateFunctor below, whose views and alpha it reads.
 template <class F>
 struct RankLineOp {
   static constexpr int K = F::rank;
@@ -55,13 +58,25 @@ struct RankLineOp {
     return rounded_rank_update_fast<K>(f.A(i, j), f.alpha, f.x(i), f.y(j), K == 2 ? f.y(i) : 0.0,
                                        K == 2 ? f.x(j) : 0.0, r);
   }
-  KOKKOS_INLINE_FUNCTION double exact(const std::size_t k) const {
+  // Complex, K = 1: exmult's fast path on 1 a_ij + alpha x_i w_j (w_j = y_j, or conj(y_j) for "H").
+  KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t k, double& re, double& im) const {
     const std::int64_t i = row(k), j = col(k);
-    double xs[K], ys[K];
-    rank_factors<K>(f.x, f.y, i, j, xs, ys);
-    return rounded_rank_update_exact(f.A(i, j), f.alpha, xs, ys);
+    const Kokkos::complex<double> a = f.A(i, j), x = f.x(i), y = f.y(j);
+    const double yi = f.conjugate ? -y.imag() : y.imag();  // Kokkos::conj's sign, -0 included
+    return rounded_complex_mult_fast(Kokkos::complex<double>(1.0, 0.0), a.real(), a.imag(), true,
+                                     f.alpha, x.real(), x.imag(), y.real(), yi, re, im);
   }
-  KOKKOS_INLINE_FUNCTION void store(const std::size_t k, const double v) const {
+  KOKKOS_INLINE_FUNCTION typename F::T exact(const std::size_t k) const {
+    const std::int64_t i = row(k), j = col(k);
+    if constexpr (is_exact_complex<typename F::T>()) {
+      return f.value(i, j);
+    } else {
+      double xs[K], ys[K];
+      rank_factors<K>(f.x, f.y, i, j, xs, ys);
+      return rounded_rank_update_exact(f.A(i, j), f.alpha, xs, ys);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void store(const std::size_t k, const typename F::T v) const {
     f.A(row(k), col(k)) = v;
   }
 };
@@ -83,11 +98,26 @@ struct RankUpdateFunctor {
   YView y;
   T alpha;
   UpdatedPart part;
+  bool conjugate;  // trans "H" (complex values only)
 
-  KOKKOS_INLINE_FUNCTION void update(const std::int64_t i, const std::int64_t j) const {
+  // The new value of element (i, j).
+  KOKKOS_INLINE_FUNCTION T value(const std::int64_t i, const std::int64_t j) const {
     T xs[K], ys[K];
     rank_factors<K>(x, y, i, j, xs, ys);
-    A(i, j) = rounded_rank_update(A(i, j), alpha, xs, ys);
+    if constexpr (is_exact_complex<T>()) {
+      // "H": x_i conj(y_j) (exger; exsyr with y = x); exsyr2: x_i conj(y_j) and conj(y_i) x_j,
+      // the second term conjugated whole with alpha (rounded_complex_rank_update).
+      if (conjugate) {
+        ys[0] = Kokkos::conj(ys[0]);
+        if constexpr (K == 2) xs[1] = Kokkos::conj(xs[1]);
+      }
+      return rounded_complex_rank_update<K>(A(i, j), alpha, xs, ys, K == 2 && conjugate);
+    } else {
+      return rounded_rank_update(A(i, j), alpha, xs, ys);
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void update(const std::int64_t i, const std::int64_t j) const {
+    A(i, j) = value(i, j);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, const std::int64_t j) const {
@@ -103,7 +133,8 @@ struct RankUpdateFunctor {
     const bool to_outer = left ? part == UpdatedPart::upper : part == UpdatedPart::lower;
     const std::int64_t begin = from_outer ? outer : 0;
     const std::int64_t end = to_outer ? outer + 1 : length;
-    if constexpr (std::is_same<T, double>::value) {
+    if constexpr (std::is_same<T, double>::value ||
+                  (K == 1 && std::is_same<T, Kokkos::complex<double>>::value)) {
       // In blocks of 64 whose certified fast paths run as one vectorized loop.
       const RankLineOp<RankUpdateFunctor> op{*this, outer};
       constexpr std::int64_t block = 64;
@@ -119,9 +150,9 @@ struct RankUpdateFunctor {
 template <int K, class ExecSpace, class AView, class XView, class YView>
 void rank_update(const ExecSpace& space, const char* label, UpdatedPart part,
                  typename AView::non_const_value_type alpha, const AView& A, const XView& x,
-                 const YView& y) {
+                 const YView& y, bool conjugate) {
   using Functor = RankUpdateFunctor<K, AView, XView, YView>;
-  const Functor f{A, x, y, alpha, part};
+  const Functor f{A, x, y, alpha, part, conjugate};
   const std::int64_t m = static_cast<std::int64_t>(A.extent(0));
   const std::int64_t n = static_cast<std::int64_t>(A.extent(1));
   if constexpr (is_host_space<ExecSpace>()) {
@@ -138,20 +169,22 @@ void rank_update(const ExecSpace& space, const char* label, UpdatedPart part,
 
 // The checks every update shares, before anything is written: value types, the mode `trans`
 // ("T", or "H", which is "T" for real values, as KokkosBlas::ger), and A's memory apart from
-// x's and y's (A is written while they are read).
+// x's and y's (A is written while they are read). Returns whether "H" conjugates (complex values).
 template <class AView, class XView, class YView>
-void check_rank_update(const char* routine, const char trans[], const AView& A, const XView& x,
+bool check_rank_update(const char* routine, const char trans[], const AView& A, const XView& x,
                        const YView& y) {
   using T = typename AView::non_const_value_type;
-  static_assert(is_exact_scalar<T>(), "ExKokkos: rank updates take double or float views");
+  static_assert(is_exact_value<T>(),
+                "ExKokkos: rank updates take double, float or Kokkos::complex views");
   static_assert(std::is_same<T, typename XView::non_const_value_type>::value &&
                     std::is_same<T, typename YView::non_const_value_type>::value,
                 "ExKokkos: A, x and y must hold the same value type");
   static_assert(!std::is_const<typename AView::value_type>::value,
                 "ExKokkos: the updated matrix A must not be const");
-  parse_flag(routine, "trans", trans, "TH");
+  const bool hermitian = parse_flag(routine, "trans", trans, "TH") == 'H';
   check_no_overlap(routine, "A", A, "x", x);
   check_no_overlap(routine, "A", A, "y", y);
+  return hermitian && is_exact_complex<T>();
 }
 
 // A must be m x n with x of length m and y of length n.
