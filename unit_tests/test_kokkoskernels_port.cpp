@@ -24,6 +24,7 @@
 
 #include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_HostMatrix.hpp"
+#include "ExKokkosTest_KokkosKernelsPort.hpp"
 #include "ExKokkosTest_Views.hpp"
 
 #include <gtest/gtest.h>
@@ -40,69 +41,11 @@
 namespace {
 namespace KokkosKernelsPort {
 
+using namespace ExKokkosTest::KokkosKernelsTests;
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
 using Space = Kokkos::DefaultExecutionSpace;
 
-template <class S>
-struct RealOf {
-  using type = S;
-};
-template <class T>
-struct RealOf<Kokkos::complex<T>> {
-  using type = T;
-};
-template <class S>
-using real_t = typename RealOf<S>::type;
-template <class S>
-constexpr bool is_complex = !std::is_same<S, real_t<S>>::value;
-
-double re(double x) {
-  return x;
-}
-double re(float x) {
-  return x;
-}
-double im(double) {
-  return 0;
-}
-double im(float) {
-  return 0;
-}
-template <class T>
-double re(const Kokkos::complex<T>& x) {
-  return x.real();
-}
-template <class T>
-double im(const Kokkos::complex<T>& x) {
-  return x.imag();
-}
-template <class S>
-S conj_of(const S& x) {
-  if constexpr (is_complex<S>)
-    return S(x.real(), -x.imag());
-  else
-    return x;
-}
-template <class S>
-S make(double r, double i) {
-  if constexpr (is_complex<S>)
-    return S(real_t<S>(r), real_t<S>(i));
-  else
-    return S(r);
-}
-template <class S>
-bool is_zero(const S& x) {
-  return re(x) == 0 && im(x) == 0;
-}
-
-template <class S>
-std::string type_name() {
-  if (std::is_same<S, double>::value) return "double";
-  if (std::is_same<S, float>::value) return "float";
-  if (std::is_same<S, Kokkos::complex<double>>::value) return "complex<double>";
-  return "complex<float>";
-}
 template <class Layout>
 std::string layout_name() {
   if (std::is_same<Layout, Kokkos::LayoutLeft>::value) return "LayoutLeft";
@@ -112,22 +55,6 @@ std::string layout_name() {
 template <class ExecSpace>
 std::string space_name() {
   return ExecSpace::name();
-}
-
-// Kokkos Kernels fills its operands with random values of a range; here parts uniform in
-// (-1, 1), scaled by 2^e with e in [-30, 30] so that sums cancel and round non-trivially.
-template <class S>
-std::vector<S> random_values(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::uniform_int_distribution<int> e(-30, 30);
-  std::vector<S> v(n);
-  for (auto& x : v) {
-    const double r = std::ldexp(u(rng), e(rng));
-    const double i = std::ldexp(u(rng), e(rng));
-    x = make<S>(r, i);
-  }
-  return v;
 }
 
 // Counts mismatches; the first few are reported with everything needed to reproduce them.
@@ -170,28 +97,6 @@ double oracle_dot(const std::vector<double>& x, const std::vector<double>& y) {
 template <>
 float oracle_dot(const std::vector<float>& x, const std::vector<float>& y) {
   return ExKokkosTest::exact_dot(x, y);
-}
-
-// nrm1: sum |re| + |im| (BLAS' asum), a real result.
-template <class S>
-real_t<S> oracle_asum(const std::vector<S>& x) {
-  ExKokkosTest::ExactSum s;
-  for (const auto& v : x) {
-    s.add(std::fabs(re(v)));
-    if (is_complex<S>) s.add(std::fabs(im(v)));
-  }
-  return ExKokkosTest::rounded<real_t<S>>(s);
-}
-
-// nrm2: the square root of the exact sum of the squares of every part, rounded once.
-template <class S>
-real_t<S> oracle_nrm2(const std::vector<S>& x) {
-  std::vector<real_t<S>> parts;
-  for (const auto& v : x) {
-    parts.push_back(real_t<S>(re(v)));
-    if (is_complex<S>) parts.push_back(real_t<S>(im(v)));
-  }
-  return ExKokkosTest::exact_nrm2(parts);
 }
 
 template <class S>
@@ -258,20 +163,6 @@ auto rank1(const std::vector<S>& v) {
     for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
     return h;
   }
-}
-
-// A rows x cols host matrix in Layout whose column j holds cols_data[j].
-template <class Layout, class S>
-auto rank2(const std::vector<std::vector<S>>& cols_data, std::size_t rows) {
-  const auto m = ExKokkosTest::HostMatrix<S, Layout>::make(rows, cols_data.size());
-  for (std::size_t j = 0; j < cols_data.size(); ++j)
-    for (std::size_t i = 0; i < rows; ++i) m(i, j) = cols_data[j][i];
-  return m;
-}
-
-template <class View>
-auto read_back(const View& d) {
-  return ExKokkosTest::host_copy(d);
 }
 
 template <class ExecSpace, class T>
@@ -478,22 +369,6 @@ TEST(KokkosKernelsPort, Level1ComplexFloat) {
 }
 
 // ---- gemv ----
-
-template <class S>
-std::vector<std::vector<S>> random_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed) {
-  std::vector<std::vector<S>> m(rows);
-  for (std::size_t i = 0; i < rows; ++i) m[i] = random_values<S>(cols, seed + i);
-  return m;
-}
-
-// A host matrix in Layout holding m[i][j].
-template <class Layout, class S>
-auto matrix_of(const std::vector<std::vector<S>>& m, std::size_t rows, std::size_t cols) {
-  const auto h = ExKokkosTest::HostMatrix<S, Layout>::make(rows, cols);
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j) h(i, j) = m[i][j];
-  return h;
-}
 
 template <class S, class Layout, class ExecSpace = Space>
 void gemv_case(char trans, std::size_t m, std::size_t n, const S& alpha, const S& beta,
