@@ -681,7 +681,8 @@ void nan_case(const Update& u, Failures& f) {
   ExKokkosTest::Rng rng(401);
   const T nan = std::numeric_limits<T>::quiet_NaN();
   const std::size_t n = 9, p = 2, q = 6, z = 4, r = 5, s = 3;  // (r, s) in L, (s, r) in U
-  const auto& kind = kinds<T>()[0];
+  const auto all_kinds = kinds<T>();  // kept alive: kind refers into it
+  const auto& kind = all_kinds[0];
   const C<T> alpha = alphas<T>()[0];
   std::vector<C<T>> x = kind.make(n, rng), y = kind.make(n, rng);
   Dense<T> a = dense(kind.make(n * n, rng), n, n);
