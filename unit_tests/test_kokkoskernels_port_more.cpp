@@ -399,7 +399,8 @@ void level1_mixed_layouts(std::size_t n, std::uint64_t seed) {
                           " z " + layout_name<LZ>() + " n " + std::to_string(n);
   const auto x = random_values<S>(n, seed), y = random_values<S>(n, seed + 1),
              z = random_values<S>(n, seed + 2);
-  const auto dx = device1<LX>(x), dy = device1<LY>(y);
+  const auto dx = device1<LX>(x);  // one declaration each: the types differ by layout
+  const auto dy = device1<LY>(y);
   const S a = coef<S>(3, -1.5), b = coef<S>(5, 0.75), g = coef<S>(7, -0.5);
   Checker c{"mixed layouts " + tag};
   {
@@ -794,7 +795,8 @@ void rank_update_case(const RankUpdateCase& k, const S& alpha, std::vector<S> x,
     y = random_values<S>(k.n, seed + 1);
     a = random_matrix<S>(k.m, k.n, seed + 2);
   }
-  const auto dx = device1<LX>(x), dy = device1<LY>(y);
+  const auto dx = device1<LX>(x);  // one declaration each: the types differ by layout
+  const auto dy = device1<LY>(y);
   const auto dA = ExKokkosTest::space_copy<Space>(matrix_of<LA>(a, k.m, k.n));
   const char trans[2] = {k.trans, 0}, uplo[2] = {k.uplo, 0};
   std::string name = "exger";
