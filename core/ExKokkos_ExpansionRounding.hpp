@@ -8,7 +8,7 @@
 // Method. A VecSum pass (Ogita, Rump, Oishi 2005, Alg. 4.3) from the last slot up leaves
 // x_0 = r and exact errors x_1 .. x_{n-1}: S = r + D with D = x_1 + ... + x_{n-1}. D is summed
 // with TwoSum; when every error of that sum is zero, d = D exactly; otherwise |D - d| <= margin
-// = 2^-49 sum |x_i| (n <= 16 terms, each addition off by at most 2^-53 of a partial sum). Then r
+// = 2^-48 sum |x_i| (at most max_vec_sum_terms terms, below). Then r
 // is RN(S) if |D| is below half the gap from r to its neighbour on D's side (on either side when
 // d is inexact), or, d being exact, at a tie that ties-to-even settles. Results near zero, at the
 // edges of the range or not finite are left to the accumulator.
@@ -37,12 +37,20 @@ KOKKOS_INLINE_FUNCTION bool certified_nearest(double r, double d, double margin)
   return in_range & (compat::fabs(d) + margin < narrower);
 }
 
+// The most terms for which the margin magnitude 2^-48 holds. D's M - 1 terms are summed by M - 2
+// additions, each off by at most u = 2^-53 of its partial sum, so |D - d| <= gamma_(M-2) sum |x_i|
+// (gamma_k = k u / (1 - k u), Higham's recursive-summation bound); `magnitude` is that sum computed
+// in floating point, at least (1 - gamma_(M-2)) sum |x_i|. With M - 2 <= 31 the bound is at most
+// 31 u (1 + 2^11 u) magnitude < 32 u magnitude = 2^-48 magnitude; M = 34 would exceed it.
+constexpr int max_vec_sum_terms = 33;
+
 // The VecSum pass (see above): afterwards x[0] = r and the exact sum is r + D, D = x[1] + ... +
 // x[M-1]; d is D summed with TwoSum, exact when every error of that sum was zero, and otherwise
-// within magnitude 2^-48 of D (magnitude: sum |x_i|, i >= 1; M <= 32).
+// within magnitude 2^-48 of D (magnitude: sum |x_i|, i >= 1; M <= max_vec_sum_terms).
 template <int M>
 KOKKOS_INLINE_FUNCTION void vec_sum_pass(double (&x)[M], double& d, double& magnitude,
                                          bool& exact) {
+  static_assert(M <= max_vec_sum_terms, "the VecSum margin 2^-48 assumes at most 33 terms");
   EXKOKKOS_UNROLL_TERMS
   for (int i = M - 1; i > 0; --i) two_sum(x[i - 1], x[i], x[i - 1], x[i]);
   d = M > 1 ? x[1] : 0.0;
@@ -100,8 +108,6 @@ KOKKOS_INLINE_FUNCTION bool round_terms_pass(double (&x)[M], double& result) {
 // one element in eight of exgemm's Ozaki path failed the test on that alone.
 template <int M>
 KOKKOS_INLINE_FUNCTION bool round_terms_fast(double (&x)[M], double& result) {
-  // The error of summing D's M - 1 terms is below (M - 2) 2^-53 sum |x_i| <= 2^-48 sum |x_i|.
-  static_assert(M <= 32, "the margin below assumes at most 32 terms");
   if (round_terms_pass(x, result)) return true;
   const double r = compat::fabs(x[0]);
   if (!(r >= 0x1p-1000 && r < 0x1p1000)) return false;
@@ -116,7 +122,6 @@ KOKKOS_INLINE_FUNCTION bool round_terms_fast(double (&x)[M], double& result) {
 // bits do not depend on which one ran. x is overwritten.
 template <int M>
 KOKKOS_FORCEINLINE_FUNCTION bool round_terms_branch_free(double (&x)[M], double& result) {
-  static_assert(M <= 32, "the VecSum margin assumes at most 32 terms");
   double d, magnitude;
   bool exact;
   vec_sum_pass(x, d, magnitude, exact);
@@ -147,7 +152,6 @@ KOKKOS_FORCEINLINE_FUNCTION bool round_terms_branch_free(double (&x)[M], double&
 // the caller's bound, is at least 2^-1022).
 template <int M>
 KOKKOS_INLINE_FUNCTION bool round_terms_within(double (&x)[M], double uncertainty, double& result) {
-  static_assert(M <= 32, "the VecSum margin assumes at most 32 terms");
   for (int pass = 0; pass < 2; ++pass) {
     double d, magnitude;
     bool exact;

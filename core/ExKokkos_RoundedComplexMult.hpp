@@ -48,6 +48,30 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<T> rounded_complex_mult_exact(
   return round_complex_scaled_sum<T>(s, alpha, gamma, ys, with_y);
 }
 
+// The 16 doubles t[o], ..., t[o + 15] whose sum is exactly sum_k f_k a_k x_k (four triple
+// products), while `split` stays true: one part of f (a x) for complex f, a, x, with the factors
+// ComplexPartFactors below gives.
+template <int M>
+KOKKOS_FORCEINLINE_FUNCTION void complex_triple_terms(const double (&f)[4], const double (&a)[4],
+                                                      const double (&x)[4], double (&t)[M],
+                                                      const int o, bool& split) {
+  for (int k = 0; k < 4; ++k)
+    triple_product_terms(f[k], a[k], x[k], t[o + 4 * k], t[o + 4 * k + 1], t[o + 4 * k + 2],
+                         t[o + 4 * k + 3], split);
+}
+
+// The factors of f (a x)'s parts as sums of four triple products f_k a_k x_k: a_k and x_k are the
+// same for both parts, f_k differs (re: fr, im: fi).
+struct ComplexPartFactors {
+  double a[4], x[4], fr[4], fi[4];
+  KOKKOS_FORCEINLINE_FUNCTION ComplexPartFactors(double f_re, double f_im, double ar, double ai,
+                                                 double xr, double xi)
+      : a{ar, ai, ai, ar},
+        x{xr, xi, xr, xi},
+        fr{f_re, -f_re, -f_im, -f_im},
+        fi{f_im, -f_im, f_re, f_re} {}
+};
+
 // The fast path of one part: sum_k f_k a_k x_k (four triple products) + g0 y0 + g1 y1.
 KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_mult_part_fast(const double (&f)[4],
                                                                 const double (&a)[4],
@@ -56,9 +80,7 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_mult_part_fast(const double (&f
                                                                 double& result) {
   double t[20];
   bool split = true;
-  for (int k = 0; k < 4; ++k)
-    triple_product_terms(f[k], a[k], x[k], t[4 * k], t[4 * k + 1], t[4 * k + 2], t[4 * k + 3],
-                         split);
+  complex_triple_terms(f, a, x, t, 0, split);
   two_prod(g0, y0, t[16], t[17]);
   two_prod(g1, y1, t[18], t[19]);
   split = split & product_splits_exactly(t[16], g0, y0) & product_splits_exactly(t[18], g1, y1);
@@ -77,12 +99,9 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_mult_fast(const Kokkos::complex
                                                            double ar, double ai, double xr,
                                                            double xi, double& re, double& im) {
   const double gr = with_y ? gamma.real() : 0.0, gi = with_y ? gamma.imag() : 0.0;
-  const double alr = alpha.real(), ali = alpha.imag();
-  // The same products of a's and x's parts in both parts; alpha's part and sign differ.
-  const double ak[4] = {ar, ai, ai, ar}, xk[4] = {xr, xi, xr, xi};
-  const double fr[4] = {alr, -alr, -ali, -ali}, fi[4] = {ali, -ali, alr, alr};
-  const bool re_ok = rounded_complex_mult_part_fast(fr, ak, xk, gr, yr, -gi, yi, re);
-  const bool im_ok = rounded_complex_mult_part_fast(fi, ak, xk, gi, yr, gr, yi, im);
+  const ComplexPartFactors p(alpha.real(), alpha.imag(), ar, ai, xr, xi);
+  const bool re_ok = rounded_complex_mult_part_fast(p.fr, p.a, p.x, gr, yr, -gi, yi, re);
+  const bool im_ok = rounded_complex_mult_part_fast(p.fi, p.a, p.x, gi, yr, gr, yi, im);
   return re_ok & im_ok;
 }
 

@@ -31,9 +31,12 @@
 // IEEE arithmetic on alpha S + a as Kokkos::complex evaluates it, with S's parts as their exact
 // sums give them. The Hermitian rank-2 update a + alpha P + conj(alpha Q) (exsyr2 "H": P = x_i
 // conj(y_j), Q = conj(y_i) x_j) has the parts re a + re(alpha (P + Q)) and im a + im(alpha (P -
-// Q)): each from its own pair of exact sums. For doubles and K = 1, exmult's certified fast path
-// (rounded_complex_mult_fast on 1 a + alpha x y, which answers for finite values only) comes
-// first.
+// Q)): each from its own pair of exact sums. For doubles a certified fast path comes first: for
+// K = 1 exmult's (rounded_complex_mult_fast on 1 a + alpha x y); for K = 2 each part is a's part
+// plus eight triple products with signs, alpha's parts times those of x_0 y_0 and of x_1 y_1 (the
+// latter negated in the imaginary part of the Hermitian element), 8 x 4 + 1 = 33 doubles from
+// TwoProd that round_terms_branch_free rounds when it certifies the result, as for doubles above.
+// Both answer for finite values only (never a zero, never outside [2^-1000, 2^1000)).
 #ifndef EXKOKKOS_ROUNDEDRANKUPDATE_HPP
 #define EXKOKKOS_ROUNDEDRANKUPDATE_HPP
 
@@ -92,6 +95,36 @@ KOKKOS_INLINE_FUNCTION float rounded_rank_update(float a, float alpha, const flo
   return round_scaled_sum<float>(s, alpha, 1.0, a, true);
 }
 
+// The complex K = 2 fast path (above), always inlined and without branches: true when (re, im) is
+// certainly RN(a + alpha (x0 y0 + x1 y1)), or with hermitian RN(re a + re(alpha (x0 y0 + x1 y1)))
+// and RN(im a + im(alpha (x0 y0 - x1 y1))) (the caller has conjugated the factors its mode asks
+// for). The values come as their parts, so that a loop over elements may vectorize.
+KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_rank2_fast(double ar, double ai,
+                                                            const Kokkos::complex<double>& alpha,
+                                                            double x0r, double x0i, double y0r,
+                                                            double y0i, double x1r, double x1i,
+                                                            double y1r, double y1i, bool hermitian,
+                                                            double& re, double& im) {
+  const ComplexPartFactors p0(alpha.real(), alpha.imag(), x0r, x0i, y0r, y0i);
+  const ComplexPartFactors p1(alpha.real(), alpha.imag(), x1r, x1i, y1r, y1i);
+  const double s = hermitian ? -1.0 : 1.0;  // exact: a sign
+  const double fi1[4] = {s * p1.fi[0], s * p1.fi[1], s * p1.fi[2], s * p1.fi[3]};
+  double t[33], u[33];
+  bool split = (compat::fabs(ar) < 0x1p1000) & (compat::fabs(ai) < 0x1p1000);
+  complex_triple_terms(p0.fr, p0.a, p0.x, t, 0, split);
+  complex_triple_terms(p1.fr, p1.a, p1.x, t, 16, split);
+  t[32] = ar;
+  complex_triple_terms(p0.fi, p0.a, p0.x, u, 0, split);
+  complex_triple_terms(fi1, p1.a, p1.x, u, 16, split);
+  u[32] = ai;
+  double r0, r1;
+  const bool re_ok = round_terms_branch_free(t, r0);
+  const bool im_ok = round_terms_branch_free(u, r1);
+  re = r0;
+  im = r1;
+  return split & re_ok & im_ok;
+}
+
 // Part `part` of a + alpha S rounded once, S's parts exact in s (see above).
 template <class T, class C>
 KOKKOS_INLINE_FUNCTION T round_complex_rank_part(LongAccumulator (&s)[2], const C& a,
@@ -118,6 +151,13 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<T> rounded_complex_rank_update(
     if (rounded_complex_mult_fast(Kokkos::complex<double>(1.0, 0.0), a.real(), a.imag(), true,
                                   alpha, x[0].real(), x[0].imag(), y[0].real(), y[0].imag(), re,
                                   im))
+      return Kokkos::complex<double>(re, im);
+  }
+  if constexpr (K == 2 && std::is_same<T, double>::value) {
+    double re, im;
+    if (rounded_complex_rank2_fast(a.real(), a.imag(), alpha, x[0].real(), x[0].imag(), y[0].real(),
+                                   y[0].imag(), x[1].real(), x[1].imag(), y[1].real(), y[1].imag(),
+                                   hermitian, re, im))
       return Kokkos::complex<double>(re, im);
   }
   // S = sum_k x_k y_k for both parts; or, when hermitian, P + Q for the real part and P - Q (the

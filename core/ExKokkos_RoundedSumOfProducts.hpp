@@ -38,7 +38,6 @@ template <int N>
 KOKKOS_FORCEINLINE_FUNCTION bool rounded_sum_of_products_fast(const double (&a)[N],
                                                               const double (&b)[N],
                                                               double& result) {
-  static_assert(2 * N <= 32, "round_terms_branch_free takes at most 32 terms");
   double t[2 * N];
   bool split = true;
   for (int k = 0; k < N; ++k) {

@@ -39,7 +39,7 @@ KOKKOS_INLINE_FUNCTION void rank_factors(const XView& x, const YView& y, const s
   }
 }
 
-// The elements of one line of A for certified_block (host threads, double and, for K = 1,
+// The elements of one line of A for certified_block (host threads, double and
 // Kokkos::complex<double>): a column of a LayoutLeft A (a row otherwise), `outer` its index, k the
 // position along it. F: the RankUpdateFunctor below, whose views and alpha it reads.
 template <class F>
@@ -58,13 +58,26 @@ struct RankLineOp {
     return rounded_rank_update_fast<K>(f.A(i, j), f.alpha, f.x(i), f.y(j), K == 2 ? f.y(i) : 0.0,
                                        K == 2 ? f.x(j) : 0.0, r);
   }
-  // Complex, K = 1: exmult's fast path on 1 a_ij + alpha x_i w_j (w_j = y_j, or conj(y_j) for "H").
+  // Complex: K = 1, exmult's fast path on 1 a_ij + alpha x_i w_j (w_j = y_j, or conj(y_j) for
+  // "H"); K = 2, rounded_complex_rank2_fast on the factors RankUpdateFunctor::value forms.
   KOKKOS_FORCEINLINE_FUNCTION bool fast(const std::size_t k, double& re, double& im) const {
     const std::int64_t i = row(k), j = col(k);
-    const Kokkos::complex<double> a = f.A(i, j), x = f.x(i), y = f.y(j);
-    const double yi = f.conjugate ? -y.imag() : y.imag();  // Kokkos::conj's sign, -0 included
-    return rounded_complex_mult_fast(Kokkos::complex<double>(1.0, 0.0), a.real(), a.imag(), true,
-                                     f.alpha, x.real(), x.imag(), y.real(), yi, re, im);
+    // References, read part by part: GCC does not vectorize a loop that copies a complex whole.
+    const auto &a = f.A(i, j), &x = f.x(i), &y = f.y(j);
+    // Kokkos::conj's sign (-0 included) as a product: GCC does not vectorize the select.
+    const double conj_sign = 1.0 - 2.0 * double(f.conjugate);
+    const double yi = conj_sign * y.imag();
+    if constexpr (K == 1) {
+      return rounded_complex_mult_fast(Kokkos::complex<double>(1.0, 0.0), a.real(), a.imag(), true,
+                                       f.alpha, x.real(), x.imag(), y.real(), yi, re, im);
+    } else {
+      // x_i w_j + v_i x_j with v_i = y_i, or conj(y_i) for "H".
+      const auto &v = f.y(i), &xj = f.x(j);
+      const double vi = conj_sign * v.imag();
+      return rounded_complex_rank2_fast(a.real(), a.imag(), f.alpha, x.real(), x.imag(), y.real(),
+                                        yi, v.real(), vi, xj.real(), xj.imag(), f.conjugate, re,
+                                        im);
+    }
   }
   KOKKOS_INLINE_FUNCTION typename F::T exact(const std::size_t k) const {
     const std::int64_t i = row(k), j = col(k);
@@ -134,7 +147,7 @@ struct RankUpdateFunctor {
     const std::int64_t begin = from_outer ? outer : 0;
     const std::int64_t end = to_outer ? outer + 1 : length;
     if constexpr (std::is_same<T, double>::value ||
-                  (K == 1 && std::is_same<T, Kokkos::complex<double>>::value)) {
+                  std::is_same<T, Kokkos::complex<double>>::value) {
       // In blocks of 64 whose certified fast paths run as one vectorized loop.
       const RankLineOp<RankUpdateFunctor> op{*this, outer};
       constexpr std::int64_t block = 64;
