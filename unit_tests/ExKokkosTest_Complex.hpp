@@ -125,6 +125,41 @@ Kokkos::complex<T> exact_complex_quotient(const Kokkos::complex<T>& x,
   return Kokkos::complex<T>(exact_quotient<T>(re, d), exact_quotient<T>(im, d));
 }
 
+// The definition of one complex triangular substitution, in place on b (n values): row i, taken
+// in the order `forward` (0 .. n-1) or backward, becomes s_i = b_i - sum over the rows already
+// solved of t_ij x_j, each part the exact value rounded once, then (unit diagonal) x_i = s_i or
+// x_i = s_i / t_ii by exact_complex_quotient. op(i, j, re, im) gives the parts of t_ij (the caller
+// applies its transposition and conjugation); the diagonal's parts must be values of T. Shared by
+// the extrsv and LU suites, whose solves are this definition.
+template <class T, class Op>
+void exact_complex_substitution(const Op& op, std::size_t n, std::vector<Kokkos::complex<T>>& b,
+                                bool forward, bool unit) {
+  for (std::size_t q = 0; q < n; ++q) {
+    const std::size_t i = forward ? q : n - 1 - q;
+    ExactSum re, im;
+    re.add(b[i].real());
+    im.add(b[i].imag());
+    for (std::size_t p = 0; p < q; ++p) {
+      const std::size_t j = forward ? p : n - 1 - p;
+      double tr, ti;
+      op(i, j, tr, ti);
+      const double xr = b[j].real(), xi = b[j].imag();
+      re.add_product(-tr, xr);
+      re.add_product(ti, xi);
+      im.add_product(-ti, xr);
+      im.add_product(-tr, xi);
+    }
+    const Kokkos::complex<T> s(rounded<T>(re), rounded<T>(im));
+    if (unit) {
+      b[i] = s;
+    } else {
+      double dr, di;
+      op(i, i, dr, di);
+      b[i] = exact_complex_quotient(s, Kokkos::complex<T>(T(dr), T(di)));
+    }
+  }
+}
+
 // The complex level-1 reductions of x (and y) from their definitions, each part rounded once:
 // exsum, exdot (conj(x) . y, as KokkosBlas::dot), exasum (BLAS' sum of |re| + |im|), exnrm2 (the
 // root of the exact sum of re^2 + im^2) and exnrm2_squared (that sum rounded once).

@@ -154,31 +154,10 @@ void op_parts(const Matrix<T>& lu, int n, char trans, int i, int j, double& re, 
 template <class T>
 void defined_substitution(const Matrix<T>& lu, int n, std::vector<C<T>>& b, bool upper, char trans,
                           bool unit) {
-  const bool forward = upper == (trans != 'N');
-  for (int q = 0; q < n; ++q) {
-    const int i = forward ? q : n - 1 - q;
-    ExactSum re, im;
-    re.add(b[i].real());
-    im.add(b[i].imag());
-    for (int p = 0; p < q; ++p) {
-      const int j = forward ? p : n - 1 - p;
-      double tr, ti;
-      op_parts(lu, n, trans, i, j, tr, ti);
-      const double xr = b[j].real(), xi = b[j].imag();
-      re.add_product(-tr, xr);
-      re.add_product(ti, xi);
-      im.add_product(-ti, xr);
-      im.add_product(-tr, xi);
-    }
-    const C<T> s(rounded<T>(re), rounded<T>(im));
-    if (unit) {
-      b[i] = s;
-    } else {
-      double dr, di;
-      op_parts(lu, n, trans, i, i, dr, di);  // parts of a T value: exact as T
-      b[i] = ExKokkosTest::exact_complex_quotient(s, C<T>(T(dr), T(di)));
-    }
-  }
+  const auto op = [&](std::size_t i, std::size_t j, double& re, double& im) {
+    op_parts(lu, n, trans, int(i), int(j), re, im);
+  };
+  ExKokkosTest::exact_complex_substitution(op, std::size_t(n), b, upper == (trans != 'N'), unit);
 }
 
 // trans 'N', 'T' or 'C' ('H' is 'C').

@@ -69,31 +69,10 @@ void op_parts(const Dense<T>& a, char trans, std::size_t i, std::size_t j, doubl
 // The definition, with the oracle (shares no code with ExKokkos).
 template <class T>
 std::vector<C<T>> defined_solution(const Variant& v, const Dense<T>& a, std::vector<C<T>> b) {
-  const std::size_t n = b.size();
-  for (std::size_t q = 0; q < n; ++q) {
-    const std::size_t i = v.lower_op() ? q : n - 1 - q;
-    ExactSum re, im;
-    re.add(b[i].real());
-    im.add(b[i].imag());
-    for (std::size_t p = 0; p < q; ++p) {
-      const std::size_t j = v.lower_op() ? p : n - 1 - p;
-      double tr, ti;
-      op_parts(a, v.trans, i, j, tr, ti);
-      const double xr = b[j].real(), xi = b[j].imag();
-      re.add_product(-tr, xr);
-      re.add_product(ti, xi);
-      im.add_product(-ti, xr);
-      im.add_product(-tr, xi);
-    }
-    const C<T> s(rounded<T>(re), rounded<T>(im));
-    double dr, di;
-    if (v.diag == 'U') {
-      b[i] = s;
-    } else {
-      op_parts(a, v.trans, i, i, dr, di);  // parts of a T value: exact as T
-      b[i] = ExKokkosTest::exact_complex_quotient(s, C<T>(T(dr), T(di)));
-    }
-  }
+  const auto op = [&](std::size_t i, std::size_t j, double& re, double& im) {
+    op_parts(a, v.trans, i, j, re, im);
+  };
+  ExKokkosTest::exact_complex_substitution(op, b.size(), b, v.lower_op(), v.diag == 'U');
   return b;
 }
 
