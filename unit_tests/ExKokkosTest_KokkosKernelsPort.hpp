@@ -2,16 +2,19 @@
 // What the two ports of Kokkos Kernels' unit tests share (test_kokkoskernels_port.cpp,
 // test_kokkoskernels_port_more.cpp): the value types' traits and parts, their names, the random
 // values Kokkos Kernels' tests fill their operands with (here of a spread of exponents), host
-// views and matrices in a chosen layout, and the oracles of nrm1 and nrm2.
+// views and matrices in a chosen layout, the oracles of nrm1 and nrm2, and the checker that
+// compares bits.
 #ifndef EXKOKKOSTEST_KOKKOSKERNELSPORT_HPP
 #define EXKOKKOSTEST_KOKKOSKERNELSPORT_HPP
 
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_Complex.hpp"
 #include "ExKokkosTest_HostMatrix.hpp"
 #include "ExKokkosTest_Views.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
@@ -148,6 +151,32 @@ auto matrix_of(const std::vector<std::vector<S>>& m, std::size_t rows, std::size
     for (std::size_t j = 0; j < cols; ++j) h(i, j) = m[i][j];
   return h;
 }
+
+template <class Layout>
+std::string layout_name() {
+  if (std::is_same<Layout, Kokkos::LayoutLeft>::value) return "LayoutLeft";
+  if (std::is_same<Layout, Kokkos::LayoutRight>::value) return "LayoutRight";
+  return "LayoutStride";
+}
+
+// Counts mismatches; the first few are reported with everything needed to reproduce them.
+struct Checker {
+  std::string what;
+  int failures = 0;
+  template <class T>
+  void check(const T& got, const T& expected, const std::string& where) {
+    if (same_bits(got, expected)) return;
+    if (++failures <= 5)
+      ADD_FAILURE() << what << " " << where << ": got " << describe(got) << ", expected "
+                    << describe(expected);
+  }
+  void check_index(std::size_t got, std::size_t expected, const std::string& where) {
+    if (got == expected) return;
+    if (++failures <= 5)
+      ADD_FAILURE() << what << " " << where << ": got " << got << ", expected " << expected;
+  }
+  ~Checker() { EXPECT_EQ(failures, 0) << what; }
+};
 
 }  // namespace KokkosKernelsTests
 }  // namespace ExKokkosTest

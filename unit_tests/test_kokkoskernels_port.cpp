@@ -46,30 +46,10 @@ using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
 using Space = Kokkos::DefaultExecutionSpace;
 
-template <class Layout>
-std::string layout_name() {
-  if (std::is_same<Layout, Kokkos::LayoutLeft>::value) return "LayoutLeft";
-  if (std::is_same<Layout, Kokkos::LayoutRight>::value) return "LayoutRight";
-  return "LayoutStride";
-}
 template <class ExecSpace>
 std::string space_name() {
   return ExecSpace::name();
 }
-
-// Counts mismatches; the first few are reported with everything needed to reproduce them.
-struct Checker {
-  std::string what;
-  int failures = 0;
-  template <class T>
-  void check(const T& got, const T& expected, const std::string& where) {
-    if (same_bits(got, expected)) return;
-    if (++failures <= 5)
-      ADD_FAILURE() << what << " " << where << ": got " << describe(got) << ", expected "
-                    << describe(expected);
-  }
-  ~Checker() { EXPECT_EQ(failures, 0) << what; }
-};
 
 // ---- The oracle, from the definitions (docs/level1.md, level2.md, level3.md) ----
 

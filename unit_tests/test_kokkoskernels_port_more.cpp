@@ -89,12 +89,6 @@ S nan_value() {
   return make<S>(q, q);
 }
 
-template <class Layout>
-std::string layout_name() {
-  if (std::is_same<Layout, LL>::value) return "LayoutLeft";
-  if (std::is_same<Layout, LR>::value) return "LayoutRight";
-  return "LayoutStride";
-}
 std::string at(std::size_t i) {
   return "index " + std::to_string(i);
 }
@@ -108,25 +102,6 @@ std::vector<std::vector<S>> random_columns(std::size_t rows, std::size_t cols, s
   for (std::size_t j = 0; j < cols; ++j) m[j] = random_values<S>(rows, seed + 7 * j);
   return m;
 }
-
-// Counts mismatches; the first few are reported with everything needed to reproduce them.
-struct Checker {
-  std::string what;
-  int failures = 0;
-  template <class T>
-  void check(const T& got, const T& expected, const std::string& where) {
-    if (same_bits(got, expected)) return;
-    if (++failures <= 5)
-      ADD_FAILURE() << what << " " << where << ": got " << describe(got) << ", expected "
-                    << describe(expected);
-  }
-  void check_index(std::size_t got, std::size_t expected, const std::string& where) {
-    if (got == expected) return;
-    if (++failures <= 5)
-      ADD_FAILURE() << what << " " << where << ": got " << got << ", expected " << expected;
-  }
-  ~Checker() { EXPECT_EQ(failures, 0) << what; }
-};
 
 // ---- The oracle, from the definitions (docs/level1.md, level2.md, level3.md) ----
 
@@ -928,9 +903,14 @@ bool lower_op(char uplo, char trans) {
   return (uplo == 'L') != (trans != 'N');
 }
 
-template <class S, class Layout>
-void trsm_case(const TriMode& md, std::size_t m, std::size_t n, const S& alpha,
-               std::uint64_t seed) {
+// One extrsm or extrmm call as Kokkos Kernels' tests make it: A a random triangle of order k (m
+// for side L, n for side R), B random m x n (NaN where alpha is zero: it must not be read), both
+// copied to Space in Layout; routine(space, side, uplo, trans, diag, alpha, A, B) runs, and
+// check(a, b, k, got, checker) compares B's new values (got) with the oracle's.
+template <class S, class Layout, class Routine, class Check>
+void triangular_case(const char* name, const TriMode& md, std::size_t m, std::size_t n,
+                     const S& alpha, std::uint64_t seed, const Routine& routine,
+                     const Check& check) {
   const Space space;
   const std::size_t k = md.side == 'L' ? m : n;
   const auto a = random_triangle<S>(md.uplo, md.diag, k, seed);
@@ -941,31 +921,42 @@ void trsm_case(const TriMode& md, std::size_t m, std::size_t n, const S& alpha,
   const auto dB = ExKokkosTest::space_copy<Space>(matrix_of<Layout>(b, m, n));
   const char side[2] = {md.side, 0}, uplo[2] = {md.uplo, 0}, trans[2] = {md.trans, 0},
              diag[2] = {md.diag, 0};
-  ExKokkos::extrsm(space, side, uplo, trans, diag, alpha, dA, dB);
+  routine(space, side, uplo, trans, diag, alpha, dA, dB);
   const auto got = read_back(dB);
-  Checker c{"extrsm " + md.name() + " " + type_name<S>() + " " + layout_name<Layout>() + " " +
-            std::to_string(m) + " x " + std::to_string(n) + " alpha " + describe(alpha)};
-  // Each right-hand side is extrsv's solve of RN(alpha b). Side L: the columns of B, with
-  // t = op(A). Side R: X op(A) = alpha B is op(A)^T X^T = alpha B^T: the rows of B, with
-  // t(i, j) = op(A)(j, i) (for "C", conj(A) itself, neither transposed nor conjugate-transposed).
-  const bool left = md.side == 'L';
-  const std::function<S(std::size_t, std::size_t)> t = [&](std::size_t i, std::size_t j) {
-    return left ? op_at(a, md.trans, i, j) : op_at(a, md.trans, j, i);
+  Checker c{std::string(name) + " " + md.name() + " " + type_name<S>() + " " +
+            layout_name<Layout>() + " " + std::to_string(m) + " x " + std::to_string(n) +
+            " alpha " + describe(alpha)};
+  check(a, b, k, got, c);
+}
+
+template <class S, class Layout>
+void trsm_case(const TriMode& md, std::size_t m, std::size_t n, const S& alpha,
+               std::uint64_t seed) {
+  const auto routine = [](const auto&... args) { ExKokkos::extrsm(args...); };
+  const auto check = [&](const auto& a, const auto& b, std::size_t k, const auto& got, Checker& c) {
+    // Each right-hand side is extrsv's solve of RN(alpha b). Side L: the columns of B, with
+    // t = op(A). Side R: X op(A) = alpha B is op(A)^T X^T = alpha B^T: the rows of B, with
+    // t(i, j) = op(A)(j, i) (for "C", conj(A) itself, neither transposed nor conjugate-transposed).
+    const bool left = md.side == 'L';
+    const std::function<S(std::size_t, std::size_t)> t = [&](std::size_t i, std::size_t j) {
+      return left ? op_at(a, md.trans, i, j) : op_at(a, md.trans, j, i);
+    };
+    const bool lower = left ? lower_op(md.uplo, md.trans) : !lower_op(md.uplo, md.trans);
+    const std::size_t rhs = left ? n : m;
+    for (std::size_t r = 0; r < rhs; ++r) {
+      std::vector<S> v(k);
+      for (std::size_t q = 0; q < k; ++q) {
+        const S bq = left ? b[q][r] : b[r][q];
+        v[q] = is_zero(alpha) ? make<S>(0, 0) : oracle_combination<S>({alpha}, {bq});
+      }
+      const auto xs = is_zero(alpha) ? v : oracle_trsv(t, lower, md.diag == 'U', v);
+      for (std::size_t q = 0; q < k; ++q) {
+        const std::size_t i = left ? q : r, j = left ? r : q;
+        c.check(S(got(i, j)), xs[q], at(i, j));
+      }
+    }
   };
-  const bool lower = left ? lower_op(md.uplo, md.trans) : !lower_op(md.uplo, md.trans);
-  const std::size_t rhs = left ? n : m;
-  for (std::size_t r = 0; r < rhs; ++r) {
-    std::vector<S> v(k);
-    for (std::size_t q = 0; q < k; ++q) {
-      const S bq = left ? b[q][r] : b[r][q];
-      v[q] = is_zero(alpha) ? make<S>(0, 0) : oracle_combination<S>({alpha}, {bq});
-    }
-    const auto xs = is_zero(alpha) ? v : oracle_trsv(t, lower, md.diag == 'U', v);
-    for (std::size_t q = 0; q < k; ++q) {
-      const std::size_t i = left ? q : r, j = left ? r : q;
-      c.check(S(got(i, j)), xs[q], at(i, j));
-    }
-  }
+  triangular_case<S, Layout>("extrsm", md, m, n, alpha, seed, routine, check);
 }
 
 // extrsv on one right-hand side of order k, trans and uplo as extrsm's side L.
@@ -1042,35 +1033,26 @@ TEST(KokkosKernelsPortMore, TrsmComplexFloat) {
 template <class S, class Layout>
 void trmm_case(const TriMode& md, std::size_t m, std::size_t n, const S& alpha,
                std::uint64_t seed) {
-  const Space space;
-  const std::size_t k = md.side == 'L' ? m : n;
-  const auto a = random_triangle<S>(md.uplo, md.diag, k, seed);
-  auto b = random_matrix<S>(m, n, seed + 1);
-  if (is_zero(alpha))
-    for (auto& row : b) row.assign(n, nan_value<S>());  // not read
-  const auto dA = ExKokkosTest::space_copy<Space>(matrix_of<Layout>(a, k, k));
-  const auto dB = ExKokkosTest::space_copy<Space>(matrix_of<Layout>(b, m, n));
-  const char side[2] = {md.side, 0}, uplo[2] = {md.uplo, 0}, trans[2] = {md.trans, 0},
-             diag[2] = {md.diag, 0};
-  ExKokkos::extrmm(space, side, uplo, trans, diag, alpha, dA, dB);
-  const auto got = read_back(dB);
-  Checker c{"extrmm " + md.name() + " " + type_name<S>() + " " + layout_name<Layout>() + " " +
-            std::to_string(m) + " x " + std::to_string(n) + " alpha " + describe(alpha)};
-  const bool lower = lower_op(md.uplo, md.trans);
-  // The entries of op(A) in its triangle: t(p, q) for q <= p (lower) or q >= p (upper).
-  const auto in_op = [&](std::size_t p, std::size_t q) { return lower ? q <= p : q >= p; };
-  const auto t = [&](std::size_t p, std::size_t q) {
-    return p == q && md.diag == 'U' ? make<S>(1, 0) : op_at(a, md.trans, p, q);
-  };
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      std::vector<S> row, col;
-      for (std::size_t q = 0; q < k; ++q) {
-        if (md.side == 'L' && in_op(i, q)) row.push_back(t(i, q)), col.push_back(b[q][j]);
-        if (md.side == 'R' && in_op(q, j)) row.push_back(b[i][q]), col.push_back(t(q, j));
+  const auto routine = [](const auto&... args) { ExKokkos::extrmm(args...); };
+  const auto check = [&](const auto& a, const auto& b, std::size_t k, const auto& got, Checker& c) {
+    const bool lower = lower_op(md.uplo, md.trans);
+    // The entries of op(A) in its triangle: t(p, q) for q <= p (lower) or q >= p (upper).
+    const auto in_op = [&](std::size_t p, std::size_t q) { return lower ? q <= p : q >= p; };
+    const auto t = [&](std::size_t p, std::size_t q) {
+      return p == q && md.diag == 'U' ? make<S>(1, 0) : op_at(a, md.trans, p, q);
+    };
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        std::vector<S> row, col;
+        for (std::size_t q = 0; q < k; ++q) {
+          if (md.side == 'L' && in_op(i, q)) row.push_back(t(i, q)), col.push_back(b[q][j]);
+          if (md.side == 'R' && in_op(q, j)) row.push_back(b[i][q]), col.push_back(t(q, j));
+        }
+        c.check(S(got(i, j)), oracle_entry(alpha, row, col, make<S>(0, 0), make<S>(0, 0)),
+                at(i, j));
       }
-      c.check(S(got(i, j)), oracle_entry(alpha, row, col, make<S>(0, 0), make<S>(0, 0)), at(i, j));
-    }
+  };
+  triangular_case<S, Layout>("extrmm", md, m, n, alpha, seed, routine, check);
 }
 
 // As trsm's: alpha 4.5 with every shape on LayoutLeft, alpha 1 with one shape on LayoutRight.
