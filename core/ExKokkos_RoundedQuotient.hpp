@@ -236,8 +236,11 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_quotient_fast(const double (&a)[K], con
       0x1p-1000;
   double q1, r;
   two_sum(q0, t, q1, r);
-  q = zero_numerator ? zero_sum / dh : q1;
-  return zero_numerator ? denominator_ok : ok & certified_nearest(q1, r, eta);
+  // zero_sum / dh is zero_sum itself (dh > 0 where it is used): no division under a condition,
+  // which GCC keeps as a branch (a division may trap) and which stops a loop from vectorizing.
+  q = zero_numerator ? zero_sum : q1;
+  const bool certified = certified_nearest(q1, r, eta);
+  return (zero_numerator & denominator_ok) | (!zero_numerator & ok & certified);
 }
 
 // Both parts of x / a, each RN(N / D) with D = re(a)^2 + im(a)^2 exact: re N = re x re a + im x
