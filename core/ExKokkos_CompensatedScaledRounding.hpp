@@ -156,6 +156,25 @@ KOKKOS_INLINE_FUNCTION bool float_rounding_within(double r, double e, float& f) 
   return true;
 }
 
+// RN_float(V) into result for V within `bound` of the exact sum of the M doubles x (bound = 0:
+// V is that sum), when certified: after each VecSum pass, which leaves r = x[0] and d with |sum x
+// - r - d| <= magnitude 2^-48 (ExKokkos_ExpansionRounding.hpp), |V - r| <= |d| + magnitude 2^-48
+// + bound decides through float_rounding_within; the factor 1 + 2^-40 covers the rounding of that
+// sum (as in round_terms_within). Refused: whatever float_rounding_within refuses. x is
+// overwritten (its exact sum kept).
+template <int M>
+KOKKOS_INLINE_FUNCTION bool round_terms_to_float_within(double (&x)[M], double bound,
+                                                        float& result) {
+  for (int pass = 0; pass < 2; ++pass) {
+    double d, magnitude;
+    bool d_exact;
+    vec_sum_pass(x, d, magnitude, d_exact);
+    const double within = (magnitude * 0x1p-48 + bound) * (1.0 + 0x1p-40);
+    if (float_rounding_within(x[0], compat::fabs(d) + within, result)) return true;
+  }
+  return false;
+}
+
 // RN_float(sum_j alpha_j S_j + sum_p beta_p y_p) into result when certified: the terms of
 // round_scaled_parts_within, and after each VecSum pass, which leaves r = x[0] and d with
 // |V - r - d| <= margin (round_terms_within's margin, the same expression), |V - r| <= |d| +
@@ -171,14 +190,7 @@ KOKKOS_INLINE_FUNCTION bool round_scaled_parts_to_float_within(
   constexpr int M = 2 * (3 * NS + NP);
   double x[M], bound;
   if (!scaled_parts_terms(alpha, parts, margin, beta, y, read_y, x, bound)) return false;
-  for (int pass = 0; pass < 2; ++pass) {
-    double d, magnitude;
-    bool d_exact;
-    vec_sum_pass(x, d, magnitude, d_exact);
-    const double within = (magnitude * 0x1p-48 + bound) * (1.0 + 0x1p-40);
-    if (float_rounding_within(x[0], compat::fabs(d) + within, result)) return true;
-  }
-  return false;
+  return round_terms_to_float_within(x, bound, result);
 }
 
 }  // namespace Impl

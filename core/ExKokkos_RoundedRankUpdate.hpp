@@ -20,8 +20,14 @@
 // The fast path only answers when it provably gives the exact path's result, so the bits do not
 // depend on which one ran.
 //
-// Float: a product of two floats is exact in double, and the accumulator rounds alpha S + a once
-// to float.
+// Float: a product of two floats is exact in double, and alpha times it splits exactly with
+// TwoProd (when not zero its magnitude lies in [2^-447, 2^384], and its error term on a grid of
+// at least 2^-520: no under- or overflow), so the 2 K + 1 doubles a, q_k, f_k sum exactly to the
+// value; round_terms_to_float_within (ExKokkos_CompensatedScaledRounding.hpp) rounds them to
+// float when no float midpoint lies within its bound. It refuses zero, NaN and infinite results
+// and those below 2^-100, which the accumulator then rounds once to float from the exact alpha S
+// + a. Complex<float> parts likewise: 8 K + 1 doubles, the triple products' inner products of
+// floats exact in double.
 //
 // Kokkos::complex values: each part of a + alpha S, S = sum_k x_k y_k (the caller conjugates the
 // factors its mode asks for), rounded once: S's parts are two exact sums of 2K products
@@ -40,6 +46,7 @@
 #ifndef EXKOKKOS_ROUNDEDRANKUPDATE_HPP
 #define EXKOKKOS_ROUNDEDRANKUPDATE_HPP
 
+#include "ExKokkos_CompensatedScaledRounding.hpp"
 #include "ExKokkos_ExpansionRounding.hpp"
 #include "ExKokkos_LongAccumulator.hpp"
 #include "ExKokkos_RoundedComplex.hpp"
@@ -87,9 +94,22 @@ KOKKOS_INLINE_FUNCTION double rounded_rank_update(double a, double alpha, const 
   return rounded_rank_update_exact(a, alpha, x, y);
 }
 
+// The float fast path (above): true when `result` is certainly RN_float(a + alpha sum_k x_k y_k).
+template <int K>
+KOKKOS_INLINE_FUNCTION bool rounded_rank_update_fast(float a, float alpha, const float (&x)[K],
+                                                     const float (&y)[K], float& result) {
+  double t[2 * K + 1];
+  for (int k = 0; k < K; ++k)
+    two_prod(double(alpha), double(x[k]) * double(y[k]), t[2 * k], t[2 * k + 1]);
+  t[2 * K] = a;
+  return round_terms_to_float_within(t, 0.0, result);
+}
+
 template <int K>
 KOKKOS_INLINE_FUNCTION float rounded_rank_update(float a, float alpha, const float (&x)[K],
                                                  const float (&y)[K]) {
+  float r;
+  if (rounded_rank_update_fast<K>(a, alpha, x, y, r)) return r;
   LongAccumulator s;
   for (int k = 0; k < K; ++k) s.add_product(x[k], y[k]);  // exact in double
   return round_scaled_sum<float>(s, alpha, 1.0, a, true);
@@ -125,6 +145,32 @@ KOKKOS_FORCEINLINE_FUNCTION bool rounded_complex_rank2_fast(double ar, double ai
   return split & re_ok & im_ok;
 }
 
+// The complex<float> fast path (above): true when (re, im) is certainly each part of a + alpha
+// sum_k x_k y_k (hermitian: the second product negated in the imaginary part) rounded once to
+// float. Part p is a's part plus sum_k s_k sum_m f_m (a_m x_m) over the four products of
+// ComplexPartFactors, each a_m x_m exact in double and f_m times it split by TwoProd.
+template <int K>
+KOKKOS_INLINE_FUNCTION bool rounded_complex_rank_update_fast(const Kokkos::complex<float>& a,
+                                                             const Kokkos::complex<float>& alpha,
+                                                             const Kokkos::complex<float> (&x)[K],
+                                                             const Kokkos::complex<float> (&y)[K],
+                                                             bool hermitian, float& re, float& im) {
+  double t[2][8 * K + 1];
+  for (int k = 0; k < K; ++k) {
+    const ComplexPartFactors p(alpha.real(), alpha.imag(), x[k].real(), x[k].imag(), y[k].real(),
+                               y[k].imag());
+    const double s = (k == 1 && hermitian) ? -1.0 : 1.0;  // the imaginary part's sign of Q
+    for (int m = 0; m < 4; ++m) {
+      const double ax = p.a[m] * p.x[m];  // exact: a product of floats
+      two_prod(p.fr[m], ax, t[0][8 * k + 2 * m], t[0][8 * k + 2 * m + 1]);
+      two_prod(s * p.fi[m], ax, t[1][8 * k + 2 * m], t[1][8 * k + 2 * m + 1]);
+    }
+  }
+  t[0][8 * K] = a.real();
+  t[1][8 * K] = a.imag();
+  return round_terms_to_float_within(t[0], 0.0, re) && round_terms_to_float_within(t[1], 0.0, im);
+}
+
 // Part `part` of a + alpha S rounded once, S's parts exact in s (see above).
 template <class T, class C>
 KOKKOS_INLINE_FUNCTION T round_complex_rank_part(LongAccumulator (&s)[2], const C& a,
@@ -152,6 +198,11 @@ KOKKOS_INLINE_FUNCTION Kokkos::complex<T> rounded_complex_rank_update(
                                   alpha, x[0].real(), x[0].imag(), y[0].real(), y[0].imag(), re,
                                   im))
       return Kokkos::complex<double>(re, im);
+  }
+  if constexpr (std::is_same<T, float>::value) {
+    float re, im;
+    if (rounded_complex_rank_update_fast<K>(a, alpha, x, y, hermitian, re, im))
+      return Kokkos::complex<float>(re, im);
   }
   if constexpr (K == 2 && std::is_same<T, double>::value) {
     double re, im;
