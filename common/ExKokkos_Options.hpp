@@ -50,7 +50,7 @@ struct Options {
   // on devices).
   Schedule schedule = Schedule::automatic;
   // extrsv: rows per diagonal block; exgemm's tiles schedule: the depth of the panels of op(A)
-  // and op(B) staged in scratch memory (0: default).
+  // and op(B) staged in scratch memory; exgetrf: columns per panel (0: default).
   int block_size = 0;
   // extrsv: at most this many steps of iterative refinement (0: none). Unlike the knobs above,
   // this one changes results (towards the correctly rounded solution); the result of a given

@@ -16,6 +16,8 @@
 #include "ExKokkos_Compat.hpp"
 #include "ExKokkos_CompensatedSum.hpp"
 
+#include <cstddef>
+
 namespace ExKokkos {
 namespace Impl {
 
@@ -37,21 +39,60 @@ class CompensatedRow {
     }
   }
 
+  // One product a * b added to the sum (s, c, magnitude): CompensatedSum::add_product's steps.
+  KOKKOS_FORCEINLINE_FUNCTION static void add_product_to(double a, double b, double& s, double& c,
+                                                         double& magnitude) {
+    double q;
+    const double p = Impl::mul_rn(a, b);
+    const double e = Impl::compat::fma(a, b, -p);  // TwoProd
+    double head;
+    two_sum(s, p, head, q);
+    s = head;
+    c = (c + q) + e;
+    magnitude += Impl::compat::fabs(p);
+  }
+
   // Adds the product a * b[i] to sum i, for every i (CompensatedSum::add_product).
   EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_products(double a, const double* b) {
     double* const s = s_;
     double* const c = c_;
     double* const magnitude = magnitude_;
     EXKOKKOS_SIMD
-    for (int i = 0; i < count_; ++i) {
-      double q;
-      const double p = Impl::mul_rn(a, b[i]);
-      const double e = Impl::compat::fma(a, b[i], -p);  // TwoProd
-      double head;
-      two_sum(s[i], p, head, q);
-      s[i] = head;
-      c[i] = (c[i] + q) + e;
-      magnitude[i] += Impl::compat::fabs(p);
+    for (int i = 0; i < count_; ++i) add_product_to(a, b[i], s[i], c[i], magnitude[i]);
+  }
+
+  // Adds the products a[k] * b[k ldb + i], k = 0, ..., steps - 1 in this order, to every sum i:
+  // the same operations on each sum as add_products(a[k], b + k ldb) for each k in turn, so the
+  // same sums, but the sums of a block of lanes stay in registers for all the steps, where
+  // add_products loads and stores them at every step (and waits on one TwoSum chain per lane).
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_product_steps(const double* a,
+                                                                           int steps,
+                                                                           const double* b,
+                                                                           std::size_t ldb) {
+    constexpr int W = 32;  // four AVX-512 vectors per array: independent chains hide latency
+    int first = 0;
+    for (; first + W <= count_; first += W) {
+      double s[W], c[W], magnitude[W];
+      for (int i = 0; i < W; ++i) {
+        s[i] = s_[first + i];
+        c[i] = c_[first + i];
+        magnitude[i] = magnitude_[first + i];
+      }
+      for (int k = 0; k < steps; ++k) {
+        const double ak = a[k];
+        const double* const bk = b + std::size_t(k) * ldb + std::size_t(first);
+        EXKOKKOS_SIMD
+        for (int i = 0; i < W; ++i) add_product_to(ak, bk[i], s[i], c[i], magnitude[i]);
+      }
+      for (int i = 0; i < W; ++i) {
+        s_[first + i] = s[i];
+        c_[first + i] = c[i];
+        magnitude_[first + i] = magnitude[i];
+      }
+    }
+    if (first < count_) {
+      CompensatedRow rest(s_ + first, c_ + first, magnitude_ + first, count_ - first);
+      for (int k = 0; k < steps; ++k) rest.add_products(a[k], b + std::size_t(k) * ldb + first);
     }
   }
 

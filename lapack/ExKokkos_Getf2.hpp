@@ -155,6 +155,16 @@ void check_batched_getf2(const ExecSpace& space, const char* routine, const AVie
   }
 }
 
+// Every argument of exgetf2 or exgetrf (A m x n, ipiv min(m, n)) and its options.
+template <class ExecSpace, class AView, class PivView>
+void check_getf2(const ExecSpace& space, const char* routine, const AView& A, const PivView& ipiv,
+                 const Options& options, const OptionUse& use, const ProblemFacts& facts = {}) {
+  validate_options(space, routine, use, options, facts);
+  check_int_extent(routine, "A.extent(0)", A.extent(0));
+  check_int_extent(routine, "A.extent(1)", A.extent(1));
+  check_pivots(routine, A.extent(0), A.extent(1), ipiv.extent(0));
+}
+
 // The entry point of exgetf2: the matrix as a batch of one, on canonical views
 // (common/impl/ExKokkos_CanonicalViews_impl.hpp), strided whatever the caller's layout.
 template <class ExecSpace, class AView, class PivView>
@@ -167,6 +177,21 @@ int getf2_entry(const ExecSpace& space, const AView& A, const PivView& ipiv,
   Kokkos::deep_copy(space, result, Kokkos::subview(info, 0));
   space.fence();
   return result;
+}
+
+// exgetf2 on one matrix (A rank 2, ipiv rank 1, any layouts; arguments checked, extents not zero):
+// a batch of one, the same team code as the batched form, so the bits agree by construction.
+template <class ExecSpace, class AView, class PivView>
+int getf2_single(const ExecSpace& space, const AView& A, const PivView& ipiv,
+                 const Options& options) {
+  using Mem = typename ExecSpace::memory_space;
+  const auto A3 = canonical_view_t<ExecSpace, typename AView::non_const_value_type, 3,
+                                   Kokkos::LayoutStride, Mem>(
+      A.data(), Kokkos::LayoutStride(1, 0, A.extent(0), A.stride(0), A.extent(1), A.stride(1)));
+  const auto P2 = canonical_view_t<ExecSpace, typename PivView::non_const_value_type, 2,
+                                   Kokkos::LayoutStride, Mem>(
+      ipiv.data(), Kokkos::LayoutStride(1, 0, ipiv.extent(0), ipiv.stride(0)));
+  return getf2_entry(space, A3, P2, options);
 }
 
 }  // namespace Impl
@@ -202,20 +227,9 @@ int exgetf2(const ExecSpace& space, const AView& A, const PivView& ipiv,
                 "ExKokkos::exgetf2: A must hold double, float or their Kokkos::complex");
   const char* routine = "ExKokkos::exgetf2";
   const Impl::HostCall<ExecSpace> call(space, routine);
-  Impl::validate_options(space, routine, Impl::OptionUses::getf2(), options);
-  Impl::check_int_extent(routine, "A.extent(0)", A.extent(0));
-  Impl::check_int_extent(routine, "A.extent(1)", A.extent(1));
-  Impl::check_pivots(routine, A.extent(0), A.extent(1), ipiv.extent(0));
-  // A batch of one: the same team code as the batched form, so the bits agree by construction.
-  using Mem = typename ExecSpace::memory_space;
-  const auto A3 = Impl::canonical_view_t<ExecSpace, typename AView::non_const_value_type, 3,
-                                         Kokkos::LayoutStride, Mem>(
-      A.data(), Kokkos::LayoutStride(1, 0, A.extent(0), A.stride(0), A.extent(1), A.stride(1)));
-  const auto P2 = Impl::canonical_view_t<ExecSpace, typename PivView::non_const_value_type, 2,
-                                         Kokkos::LayoutStride, Mem>(
-      ipiv.data(), Kokkos::LayoutStride(1, 0, ipiv.extent(0), ipiv.stride(0)));
+  Impl::check_getf2(space, routine, A, ipiv, options, Impl::OptionUses::getf2());
   if (A.extent(0) == 0 || A.extent(1) == 0) return 0;
-  return Impl::getf2_entry(space, A3, P2, options);
+  return Impl::getf2_single(space, A, ipiv, options);
 }
 
 template <class AView, class PivView>

@@ -9,15 +9,15 @@
 // Every component of every triangular solve is x_q = RN(RN(b_q - sum_r t_qr x_r) / t_qq) with the
 // sum exact (as extrsv; for complex values each part rounded once), so the solution is bitwise
 // reproducible and a batched solve equals the unbatched one. trans "N", "T" or "C" ("H" is "C":
-// the conjugate transpose, "T" for real values). exgesv factors A in place (exgetf2) and overwrites B with the solution; as in
-// LAPACK, a singular factor (info > 0) leaves B unchanged. With options.refinement_steps = k > 0
-// it refines up to k times: r = RN(b - A x) computed exactly from a copy of the original A
-// (exgemv), d = A^-1 r with the factors, x = RN(x + d), until x no longer changes; the steps
-// taken are reported.
+// the conjugate transpose, "T" for real values). exgesv factors A in place (exgetrf: exgetf2's
+// bits) and overwrites B with the solution; as in LAPACK, a singular factor (info > 0) leaves B
+// unchanged. With options.refinement_steps = k > 0 it refines up to k times: r = RN(b - A x)
+// computed exactly from a copy of the original A (exgemv), d = A^-1 r with the factors, x = RN(x +
+// d), until x no longer changes; the steps taken are reported.
 #ifndef EXKOKKOS_GETRS_HPP
 #define EXKOKKOS_GETRS_HPP
 
-#include "ExKokkos_Getf2.hpp"
+#include "ExKokkos_Getrf.hpp"
 #include "impl/ExKokkos_Getrs_impl.hpp"
 
 #include <ExKokkos_Gemv.hpp>
@@ -162,7 +162,10 @@ GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, c
     Kokkos::deep_copy(space, original, A);
   }
   GesvResult result;
-  result.info = exgetf2(space, A, ipiv, options);
+  // block_size is extrsv's rows per diagonal block here; the factorization takes its own panel.
+  Options factor = options;
+  factor.block_size = 0;
+  result.info = exgetrf(space, A, ipiv, factor);
   if (result.info != 0) return result;
   Kokkos::View<T*, Mem> b0(Kokkos::view_alloc(space, "b"), n), d(Kokkos::view_alloc(space, "d"), n);
   for (std::size_t c = 0; c < Impl::Columns<BView>::count(B); ++c) {

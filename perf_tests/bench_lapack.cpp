@@ -2,11 +2,11 @@
 // LU benchmarks: batched exgetf2 beside a non-reproducible batched getf2 of the same structure
 // (exgetf2's own left-looking team loop with plain double dot products), for n = 8 to 128
 // with batches of 2^23 matrix entries (64 MiB a copy, twice the L3 cache of the AMD EPYC of
-// docs/performance.md: the matrices stream from memory); single-matrix exgetf2 (64 to 2048)
-// beside OpenBLAS' dgetrf; and the same for the factor-and-solve exgesv (exgetrs inside) beside a
-// plain batched solve and OpenBLAS' dgesv; the same for Kokkos::complex<double> matrices beside the
-// plain loops on complex values and OpenBLAS' zgetrf and zgesv. Prints the time ratios at the end
-// (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
+// docs/performance.md: the matrices stream from memory); single-matrix exgetf2 and exgetrf (64
+// to 2048) beside OpenBLAS' dgetrf; and the same for the factor-and-solve exgesv (exgetrs inside)
+// beside a plain batched solve and OpenBLAS' dgesv; the same for Kokkos::complex<double> matrices
+// beside the plain loops on complex values and OpenBLAS' zgetrf and zgesv. Prints the time ratios
+// at the end (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
 
 #include "ExKokkosPerf_RatioReporter.hpp"
@@ -251,6 +251,14 @@ int main(int argc, char** argv) {
                             Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
         },
         true);
+    // exgetrf: exgetf2's bits; on the host from 320 x 320 in panels, on all the space's threads.
+    register_batched(
+        "exgetrf_single", n,
+        [](Problem<double>& p) {
+          ExKokkos::exgetrf(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
+                            Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
+        },
+        true);
     // The left-looking lanes, the host's default only beyond about 900 x 900 (the trailing
     // update's sums no longer fit in scratch memory).
     if (ExKokkos::Impl::is_host_space<Space>() && n <= 512)
@@ -357,6 +365,7 @@ int main(int argc, char** argv) {
       {"exgetf2", "plain_getf2"},
       {"exgetf2_lanes", "plain_getf2"},
       {"exgetf2_single", "dgetrf_single"},
+      {"exgetrf_single", "dgetrf_single"},
       {"exgetf2_single_lanes", "dgetrf_single"},
       {"exgesv", "plain_gesv"},
       {"exgesv_single", "dgesv_single"},

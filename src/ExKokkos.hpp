@@ -48,6 +48,7 @@
 #include "ExKokkos_TeamGemv.hpp"
 #include "ExKokkos_TeamLevel1.hpp"
 #include "ExKokkos_Getf2.hpp"
+#include "ExKokkos_Getrf.hpp"
 #include "ExKokkos_Getrs.hpp"
 #include "ExKokkos_TeamLU.hpp"
 

@@ -174,6 +174,17 @@ Results run_all(const ExKokkos::Options& o) {
     for (double p : flatten(ipiv)) out.push_back(p);
     out.push_back(info);
     r["exgetf2"] = out;
+    // exgetrf in panels of 2 to 29 columns (the blocked schedule on the host; 16 by default here,
+    // others with the tuning suite's block sizes): exgetf2's bits.
+    const Mat<Space> LU2 = to_matrix<Space>(wide(nl * nl, 8), nl, nl);
+    Kokkos::View<int*, typename Space::memory_space> ipiv2("ipiv2", nl);
+    ExKokkos::Options panels = o;
+    panels.block_size = o.block_size > 0 ? 1 + o.block_size % 29 : 16;
+    const int info2 = ExKokkos::exgetrf(space, LU2, ipiv2, panels);
+    std::vector<double> out2 = flatten(LU2);
+    for (double p : flatten(ipiv2)) out2.push_back(p);
+    out2.push_back(info2);
+    r["exgetrf"] = out2;
     for (const char* trans : {"N", "T"}) {
       const Mat<Space> B = to_matrix<Space>(wide(nl * 3, 9), nl, 3);
       ExKokkos::exgetrs(space, trans, LU, ipiv, B, o);

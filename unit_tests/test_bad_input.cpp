@@ -343,6 +343,8 @@ void lu() {
   Ints p("p", 4), p3("p3", 3);
   expect_refused(
       "exgetf2 ipiv extent", [&] { ExKokkos::exgetf2(space, A, p3); }, A, p3);
+  expect_refused(
+      "exgetrf ipiv extent", [&] { ExKokkos::exgetrf(space, A, p3); }, A, p3);
   auto cases = bad_common<Space>(false);
   Options stage;
   stage.stage_in_scratch = 2;
@@ -356,9 +358,18 @@ void lu() {
     for (int i = 0; i < 4; ++i) AB(s, i, i) = 9.0;
   Ints2 PB("PB", 3, 4);
   Ints info("info", 3);
+  Options panel_negative, panel_too_wide;  // exgetrf's block_size: its panel, at most 512
+  panel_negative.block_size = -1;
+  panel_too_wide.block_size = 513;
+  for (const auto& c : {std::make_pair(std::string("block_size -1"), panel_negative),
+                        std::make_pair(std::string("block_size 513"), panel_too_wide)})
+    expect_refused(
+        "exgetrf " + c.first, [&] { ExKokkos::exgetrf(space, A, p, c.second); }, A, p);
   for (const auto& c : cases) {
     expect_refused(
         "exgetf2 " + c.first, [&] { ExKokkos::exgetf2(space, A, p, c.second); }, A, p);
+    expect_refused(
+        "exgetrf " + c.first, [&] { ExKokkos::exgetrf(space, A, p, c.second); }, A, p);
     expect_refused(
         "exgetf2_batched " + c.first,
         [&] { ExKokkos::exgetf2_batched(space, AB, PB, info, c.second); }, AB, PB, info);
@@ -387,6 +398,7 @@ void lu() {
         static_cast<double*>(a.p), big, 1);
     Ints p1("p1", 1);
     EXPECT_THROW(ExKokkos::exgetf2(space, column, p1), std::invalid_argument);
+    EXPECT_THROW(ExKokkos::exgetrf(space, column, p1), std::invalid_argument);
     const Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace, U> many(
         static_cast<double*>(a.p), big, 1, 1);
     const Kokkos::View<int**, Kokkos::LayoutRight, Kokkos::HostSpace, U> pivots(

@@ -8,6 +8,7 @@
 
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_LuFactors.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 
 #include <gtest/gtest.h>
@@ -28,11 +29,8 @@ using ExKokkosTest::same_bits;
 using Space = Kokkos::DefaultExecutionSpace;
 using Rng = std::mt19937_64;
 
-struct Factors {
-  std::vector<double> lu;  // row-major m x n
-  std::vector<int> piv;
-  int info = 0;
-};
+using Factors = ExKokkosTest::LuFactors<double>;
+using ExKokkosTest::expect_same_factors;
 
 // The definition, with the MPFR oracle for every exact sum.
 Factors defined_getf2(std::vector<double> a, int m, int n) {
@@ -94,29 +92,9 @@ Factors ordinary_getf2(std::vector<double> a, int m, int n) {
 
 template <class ViewLayout>
 Factors run(const std::vector<double>& a, int m, int n, const ExKokkos::Options& o = {}) {
-  auto A = ExKokkosTest::to_matrix<ViewLayout, Space>(a, m, n);
-  Kokkos::View<int*, Space::memory_space> ipiv("ipiv", std::min(m, n));
-  Factors f;
-  f.info = ExKokkos::exgetf2(Space(), A, ipiv, o);
-  auto hA = ExKokkosTest::host_copy(A);  // A may be strided
-  auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) f.lu.push_back(hA(i, j));
-  for (int j = 0; j < std::min(m, n); ++j) f.piv.push_back(hp(j));
-  return f;
-}
-
-void expect_same(const Factors& e, const Factors& g, const std::string& what) {
-  EXPECT_EQ(e.info, g.info) << what;
-  EXPECT_EQ(e.piv, g.piv) << what;
-  ASSERT_EQ(e.lu.size(), g.lu.size()) << what;
-  int failures = 0;
-  for (std::size_t i = 0; i < e.lu.size() && failures < 5; ++i)
-    if (!same_bits(e.lu[i], g.lu[i])) {
-      ++failures;
-      ADD_FAILURE() << what << ": LU[" << i << "] = " << describe(g.lu[i]) << ", defined "
-                    << describe(e.lu[i]);
-    }
+  return ExKokkosTest::factor_lu<ViewLayout, Space>(a, m, n, [&](const auto& A, const auto& ipiv) {
+    return ExKokkos::exgetf2(Space(), A, ipiv, o);
+  });
 }
 
 std::vector<double> random_matrix(int m, int n, Rng& rng) {
@@ -177,14 +155,16 @@ TEST(Getf2, MatchesTheDefinitionBitForBit) {
     const auto a = random_matrix(shape.first, shape.second, rng);
     const auto e = defined_getf2(a, shape.first, shape.second);
     const std::string what = std::to_string(shape.first) + "x" + std::to_string(shape.second);
-    expect_same(e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second), what + " Left");
-    expect_same(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second), what + " Right");
-    expect_same(e, run<Kokkos::LayoutStride>(a, shape.first, shape.second), what + " Stride");
-    expect_same(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second, shared_entries()),
-                what + " Right, the entries shared by a team");
+    expect_same_factors(e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second), what + " Left");
+    expect_same_factors(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second), what + " Right");
+    expect_same_factors(e, run<Kokkos::LayoutStride>(a, shape.first, shape.second),
+                        what + " Stride");
+    expect_same_factors(e, run<Kokkos::LayoutRight>(a, shape.first, shape.second, shared_entries()),
+                        what + " Right, the entries shared by a team");
     for (auto schedule : {ExKokkos::Schedule::output_lanes, ExKokkos::Schedule::trailing_update})
-      expect_same(e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second, with_schedule(schedule)),
-                  what + " Left, schedule " + std::to_string(int(schedule)));
+      expect_same_factors(
+          e, run<Kokkos::LayoutLeft>(a, shape.first, shape.second, with_schedule(schedule)),
+          what + " Left, schedule " + std::to_string(int(schedule)));
   }
 }
 
@@ -194,12 +174,12 @@ TEST(Getf2, IllConditionedMatricesMatchTheDefinition) {
     const int n = 24;
     const auto a = ill_conditioned_matrix(n, cond, rng);
     const auto e = defined_getf2(a, n, n);
-    expect_same(e, run<Kokkos::LayoutLeft>(a, n, n), "cond " + describe(cond));
-    expect_same(e, run<Kokkos::LayoutLeft>(a, n, n, shared_entries()),
-                "cond " + describe(cond) + ", the entries shared by a team");
-    expect_same(e,
-                run<Kokkos::LayoutRight>(a, n, n, with_schedule(ExKokkos::Schedule::output_lanes)),
-                "cond " + describe(cond) + ", left-looking lanes");
+    expect_same_factors(e, run<Kokkos::LayoutLeft>(a, n, n), "cond " + describe(cond));
+    expect_same_factors(e, run<Kokkos::LayoutLeft>(a, n, n, shared_entries()),
+                        "cond " + describe(cond) + ", the entries shared by a team");
+    expect_same_factors(
+        e, run<Kokkos::LayoutRight>(a, n, n, with_schedule(ExKokkos::Schedule::output_lanes)),
+        "cond " + describe(cond) + ", left-looking lanes");
   }
 }
 
@@ -237,11 +217,11 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
         for (int i = 0; i < m; ++i)
           for (int j = 0; j < n; ++j) batched.lu.push_back(rA(b, i, j));
         for (int j = 0; j < n; ++j) batched.piv.push_back(rp(b, j));
-        expect_same(single, batched,
-                    "matrix " + std::to_string(b) + " team size " + std::to_string(team) +
-                        (staged == 1   ? " in scratch"
-                         : staged == 2 ? " lanes"
-                                       : " in place"));
+        expect_same_factors(single, batched,
+                            "matrix " + std::to_string(b) + " team size " + std::to_string(team) +
+                                (staged == 1   ? " in scratch"
+                                 : staged == 2 ? " lanes"
+                                               : " in place"));
         if (b % 5 == 4) EXPECT_GT(ri(b), 0);
       }
     }
@@ -251,15 +231,15 @@ TEST(Getf2, SingularAndSpecialMatrices) {
   // info: the first exactly zero pivot, 1-based; the factorization completes.
   std::vector<double> a = {1, 2, 3, 2, 4, 6, 1, 1, 1};  // second row = 2 x first
   auto f = run<Kokkos::LayoutLeft>(a, 3, 3);
-  expect_same(defined_getf2(a, 3, 3), f, "rank 2");
+  expect_same_factors(defined_getf2(a, 3, 3), f, "rank 2");
   EXPECT_EQ(f.info, 3);
   std::vector<double> z = {0, 1, 0, 2};  // zero first column
   f = run<Kokkos::LayoutLeft>(z, 2, 2);
   EXPECT_EQ(f.info, 1);
-  expect_same(defined_getf2(z, 2, 2), f, "zero column");
+  expect_same_factors(defined_getf2(z, 2, 2), f, "zero column");
   std::vector<double> s = {std::nan(""), 1, 2, std::numeric_limits<double>::infinity()};
   f = run<Kokkos::LayoutLeft>(s, 2, 2);
-  expect_same(defined_getf2(s, 2, 2), f, "NaN and Inf");
+  expect_same_factors(defined_getf2(s, 2, 2), f, "NaN and Inf");
   EXPECT_EQ(f.piv[0], 1);  // 2 beats NaN
   // 0 x 0, 0 x n: nothing to do.
   Kokkos::View<double**, Space::memory_space> e("e", 0, 0), e2("e2", 0, 3);
@@ -319,12 +299,13 @@ TEST(Getf2, PivotRuleForEveryTeamSizeAndStaging) {
           o.team_size = team;
           o.stage_in_scratch = staged == 1;
           if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
-          expect_same(defined, run<Kokkos::LayoutRight>(a, m, n, o),
-                      "column " + describe(col[0]) + "... of " + std::to_string(at.length) +
-                          " rows at step " + std::to_string(k) + ", team " + std::to_string(team) +
-                          (staged == 1   ? " in scratch"
-                           : staged == 2 ? " lanes"
-                                         : " in place"));
+          expect_same_factors(defined, run<Kokkos::LayoutRight>(a, m, n, o),
+                              "column " + describe(col[0]) + "... of " + std::to_string(at.length) +
+                                  " rows at step " + std::to_string(k) + ", team " +
+                                  std::to_string(team) +
+                                  (staged == 1   ? " in scratch"
+                                   : staged == 2 ? " lanes"
+                                                 : " in place"));
         }
     }
   }

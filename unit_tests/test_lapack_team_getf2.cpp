@@ -10,6 +10,7 @@
 
 #include <ExKokkosTest_Oracle.hpp>
 
+#include "ExKokkosTest_LuFactors.hpp"
 #include "ExKokkosTest_Matrices.hpp"
 #include "ExKokkosTest_TeamLU.hpp"
 
@@ -22,39 +23,16 @@ namespace {
 // A name of its own: the suites of one executable compile as one translation unit (CMakeLists.txt).
 namespace TeamGetf2Suite {
 
-using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
 
 template <class T>
-struct Factors {
-  std::vector<T> lu;  // row-major
-  std::vector<int> piv;
-  int info = 0;
-};
+using Factors = ExKokkosTest::LuFactors<T>;
+using ExKokkosTest::expect_same_factors;
 
 template <class Space, class T>
 Factors<T> reference(const std::vector<T>& a, int m, int n) {
-  auto A = ExKokkosTest::to_matrix<Kokkos::LayoutLeft, Space>(a, m, n);
-  Kokkos::View<int*, typename Space::memory_space> ipiv("ipiv", std::min(m, n));
-  Factors<T> f;
-  f.info = ExKokkos::exgetf2(Space(), A, ipiv);
-  f.lu = ExKokkosTest::matrix_elements(A);
-  f.piv = ExKokkosTest::to_host(ipiv);
-  return f;
-}
-
-template <class T>
-void expect_same(const Factors<T>& e, const Factors<T>& g, const std::string& what) {
-  EXPECT_EQ(e.info, g.info) << what;
-  EXPECT_EQ(e.piv, g.piv) << what;
-  ASSERT_EQ(e.lu.size(), g.lu.size()) << what;
-  int failures = 0;
-  for (std::size_t i = 0; i < e.lu.size() && failures < 5; ++i)
-    if (!same_bits(e.lu[i], g.lu[i])) {
-      ++failures;
-      ADD_FAILURE() << what << ": LU[" << i << "] = " << describe(g.lu[i]) << ", exgetf2 "
-                    << describe(e.lu[i]);
-    }
+  return ExKokkosTest::factor_lu<Kokkos::LayoutLeft, Space>(
+      a, m, n, [](const auto& A, const auto& ipiv) { return ExKokkos::exgetf2(Space(), A, ipiv); });
 }
 
 // One matrix per team: in place, or copied to team scratch memory, factored there and copied back.
@@ -148,9 +126,9 @@ void check_batch(const std::vector<ExKokkosTest::LuMatrix>& mats,
                            f);
       Space().fence();
       for (int b = 0; b < count; ++b)
-        expect_same(ref[b], batch.result(b),
-                    where + " " + mats[b].kind + " team " + std::to_string(team) +
-                        (staged ? " in scratch" : " in place"));
+        expect_same_factors(ref[b], batch.result(b),
+                            where + " " + mats[b].kind + " team " + std::to_string(team) +
+                                (staged ? " in scratch" : " in place"));
     }
   }
   batch.reset();
@@ -159,7 +137,7 @@ void check_batch(const std::vector<ExKokkosTest::LuMatrix>& mats,
                            batch.A, batch.ipiv, batch.info});
   Space().fence();
   for (int b = 0; b < count; ++b)
-    expect_same(ref[b], batch.result(b), where + " " + mats[b].kind + " SerialGetf2");
+    expect_same_factors(ref[b], batch.result(b), where + " " + mats[b].kind + " SerialGetf2");
 }
 
 TEST(TeamGetf2, EqualsExgetf2ForEveryTeamSizeAndStaging) {

@@ -102,6 +102,12 @@ struct OptionUses {
     u.device_max_team = device_lu_max_team_size;
     return u;
   }
+  // exgetrf: exgetf2's, and block_size: the columns per panel of the host's blocked schedule.
+  static constexpr OptionUse getrf() {
+    OptionUse u = getf2();
+    u.block_size = true;
+    return u;
+  }
   // exgetrs: extrsv's options (without refinement: the factors are solved with once).
   static constexpr OptionUse getrs() {
     OptionUse u = trsv();

@@ -40,78 +40,105 @@ KOKKOS_INLINE_FUNCTION std::size_t trailing_update_lu_bytes(int m, int n) {
          sizeof(int) * w;
 }
 
+// The compensated sums of an m x n matrix's entries: three row-major m x n arrays (heads, error
+// sums, magnitudes) trailing_update_array_stride(m, n) apart, a CompensatedRow per row.
+struct LuSums {
+  double* base;
+  std::size_t stride;  // between the arrays
+  int n;               // the row length
+  KOKKOS_INLINE_FUNCTION CompensatedRow row(int i, int first, int count) const {
+    double* const h = base + std::size_t(i) * std::size_t(n) + std::size_t(first);
+    return CompensatedRow(h, h + stride, h + 2 * stride, count);
+  }
+  // Exchanges the sums of rows i and p in columns [first, n).
+  KOKKOS_INLINE_FUNCTION void swap_rows(int i, int p, int first) const {
+    for (int a = 0; a < 3; ++a) {
+      double* const ri = base + a * stride + std::size_t(i) * std::size_t(n);
+      double* const rp = base + a * stride + std::size_t(p) * std::size_t(n);
+      for (int c = first; c < n; ++c) {
+        const double t = ri[c];
+        ri[c] = rp[c];
+        rp[c] = t;
+      }
+    }
+  }
+};
+
+// Step j's column in the right-looking order: column j from row j down, whose sums hold the
+// products of every k < j (1 + 2 j terms), rounded together, each entry certified or summed
+// exactly (lu_update: the entry itself is still a_ij, as it needs); the pivot (row p, returned);
+// rows j and p exchanged in A and in the sums right of column j; the column of L divided by the
+// pivot, or info set at the first zero pivot. Scratch: column (3 m doubles), result (m), certified
+// (m).
+template <int N, class AView>
+KOKKOS_INLINE_FUNCTION int lu_column_step(const AView& A, const LuSums& sums, int j, double* column,
+                                          double* result, int* certified, int& info) {
+  const int m = static_cast<int>(A.extent(0)), n = sums.n;
+  const int rows = m - j;
+  for (int t = 0; t < rows; ++t) {
+    const std::size_t at = std::size_t(j + t) * std::size_t(n) + std::size_t(j);
+    column[t] = sums.base[at];
+    column[m + t] = sums.base[sums.stride + at];
+    column[2 * m + t] = sums.base[2 * sums.stride + at];
+  }
+  CompensatedRow(column, column + m, column + 2 * m, rows).round(1 + 2 * j, result, certified);
+  for (int t = 0; t < rows; ++t)
+    A(j + t, j) = certified[t] ? result[t] : lu_update<N>(A, j + t, j, j);
+
+  const int p = sequential_pivot(A, j);
+  if (p != j) {  // the whole rows, and the sums of their entries right of column j
+    for (int c = 0; c < n; ++c) {
+      const double t = A(j, c);
+      A(j, c) = A(p, c);
+      A(p, c) = t;
+    }
+    sums.swap_rows(j, p, j + 1);
+  }
+  const double pivot = A(j, j);
+  if (pivot != 0.0) {
+    for (int i = j + 1; i < m; ++i) A(i, j) = A(i, j) / pivot;
+  } else if (info == 0) {
+    info = j + 1;
+  }
+  return p;
+}
+
+// Row j of U in columns first .. first + count - 1, whose sums hold the products of every k < j:
+// rounded, each entry certified or summed exactly, written to A and to u (count doubles).
+template <int N, class AView>
+KOKKOS_INLINE_FUNCTION void lu_row_of_u(const AView& A, const LuSums& sums, int j, int first,
+                                        int count, double* result, int* certified, double* u) {
+  sums.row(j, first, count).round(1 + 2 * j, result, certified);
+  for (int t = 0; t < count; ++t) {
+    const double v = certified[t] ? result[t] : lu_update<N>(A, j, first + t, j);
+    A(j, first + t) = v;
+    u[t] = v;
+  }
+}
+
 // Factors the double matrix A (m x n, any layout) in place; pivots (0-based) to ipiv; returns
 // LAPACK's info, as team_getf2. work: trailing_update_lu_bytes(m, n) bytes, suitably aligned.
 template <int N, class AView, class PivView>
 KOKKOS_INLINE_FUNCTION int host_getf2_trailing_update(const AView& A, const PivView& ipiv,
                                                       void* work) {
   const int m = static_cast<int>(A.extent(0)), n = static_cast<int>(A.extent(1));
-  const std::size_t stride = trailing_update_array_stride(m, n);
   const int w = m > n ? m : n;
-  double* const heads = static_cast<double*>(work);
-  double* const errors = heads + stride;
-  double* const magnitudes = errors + stride;
-  double* const column_heads = magnitudes + stride;
-  double* const column_errors = column_heads + m;
-  double* const column_magnitudes = column_errors + m;
-  double* const u_row = column_magnitudes + m;
+  const LuSums sums{static_cast<double*>(work), trailing_update_array_stride(m, n), n};
+  double* const column = sums.base + 3 * sums.stride;
+  double* const u_row = column + 3 * m;
   double* const result = u_row + n;
   int* const certified = reinterpret_cast<int*>(result + w);
-  const auto row_sums = [&](int i, int first) {
-    const std::size_t at = std::size_t(i) * std::size_t(n) + std::size_t(first);
-    return CompensatedRow(heads + at, errors + at, magnitudes + at, n - first);
-  };
-  for (int i = 0; i < m; ++i) row_sums(i, 0).start([&](int c) { return double(A(i, c)); });
+  for (int i = 0; i < m; ++i) sums.row(i, 0, n).start([&](int c) { return double(A(i, c)); });
 
   int info = 0;
   const int steps = m < n ? m : n;
   for (int j = 0; j < steps; ++j) {
-    const int terms = 1 + 2 * j;  // a_ij, then a TwoProd and a TwoSum error per product
-    // a11 and a21: column j's sums, gathered from their rows, rounded together.
-    const int rows = m - j;
-    for (int t = 0; t < rows; ++t) {
-      const std::size_t at = std::size_t(j + t) * std::size_t(n) + std::size_t(j);
-      column_heads[t] = heads[at];
-      column_errors[t] = errors[at];
-      column_magnitudes[t] = magnitudes[at];
-    }
-    CompensatedRow(column_heads, column_errors, column_magnitudes, rows)
-        .round(terms, result, certified);
-    for (int t = 0; t < rows; ++t)  // an entry not yet written is still a_ij, as lu_update needs
-      A(j + t, j) = certified[t] ? result[t] : lu_update<N>(A, j + t, j, j);
-
-    const int p = sequential_pivot(A, j);
-    ipiv(j) = p;
-    if (p != j) {  // the whole rows, and the sums of their entries right of column j
-      for (int c = 0; c < n; ++c) {
-        const double t = A(j, c);
-        A(j, c) = A(p, c);
-        A(p, c) = t;
-      }
-      const std::size_t rj = std::size_t(j) * std::size_t(n), rp = std::size_t(p) * std::size_t(n);
-      double* const arrays[3] = {heads, errors, magnitudes};
-      for (double* array : arrays)
-        for (int c = j + 1; c < n; ++c) {
-          const double t = array[rj + c];
-          array[rj + c] = array[rp + c];
-          array[rp + c] = t;
-        }
-    }
-    const double pivot = A(j, j);
-    if (pivot != 0.0) {
-      for (int i = j + 1; i < m; ++i) A(i, j) = A(i, j) / pivot;
-    } else if (info == 0) {
-      info = j + 1;
-    }
-
+    ipiv(j) = lu_column_step<N>(A, sums, j, column, result, certified, info);
     // Row j of U, then step j's products for the trailing matrix.
     const int cols = n - j - 1;
     if (cols == 0) continue;
-    row_sums(j, j + 1).round(terms, result, certified);
-    for (int t = 0; t < cols; ++t)
-      A(j, j + 1 + t) = certified[t] ? result[t] : lu_update<N>(A, j, j + 1 + t, j);
-    for (int t = 0; t < cols; ++t) u_row[t] = A(j, j + 1 + t);
-    for (int i = j + 1; i < m; ++i) row_sums(i, j + 1).add_products(-double(A(i, j)), u_row);
+    lu_row_of_u<N>(A, sums, j, j + 1, cols, result, certified, u_row);
+    for (int i = j + 1; i < m; ++i) sums.row(i, j + 1, cols).add_products(-double(A(i, j)), u_row);
   }
   return info;
 }
