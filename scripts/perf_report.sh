@@ -35,6 +35,20 @@ EXKOKKOS_CMAKE_ARGS="${EXKOKKOS_CMAKE_ARGS:-} -DExKokkos_ENABLE_PERF_TESTS=ON" \
   EXKOKKOS_BUILD_TARGETS=perf_tests/all exkokkos_setup_and_build
 echo "[perf_report] set-up and build took $((SECONDS - start)) s"
 
+# OpenBLAS picks its kernels from the processor's model: on a virtual machine that reports a generic
+# model it takes its oldest ("Prescott", SSE3; dgemm 8.7 GFLOP/s a core on an AVX-512 Xeon
+# instead of 40), and every compute-bound baseline runs several times slower than it can. Where
+# it chose those, name the kernels from the processor's flags (unless the caller did).
+openblas_core="$(python3 -c "import ctypes
+l = ctypes.CDLL('libopenblas.so.0'); l.openblas_get_corename.restype = ctypes.c_char_p
+print(l.openblas_get_corename().decode())" 2>/dev/null || true)"
+if [[ -z "${OPENBLAS_CORETYPE:-}" && "$openblas_core" == Prescott ]]; then
+  if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+    export OPENBLAS_CORETYPE=SkylakeX
+  elif grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+    export OPENBLAS_CORETYPE=Haswell
+  fi
+fi
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-$(nproc)}"
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-cores}"
 mode="full (Google Benchmark's default minimum time, every size)"
@@ -47,6 +61,7 @@ if [[ "$quick" == 1 ]]; then
 fi
 mode="$mode; OMP_NUM_THREADS=$OMP_NUM_THREADS OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES"
 mode="$mode${OMP_WAIT_POLICY:+ OMP_WAIT_POLICY=$OMP_WAIT_POLICY}"
+mode="$mode${OPENBLAS_CORETYPE:+ OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE}"
 read -r -a extra <<<"${EXKOKKOS_BENCH_ARGS:-}"
 
 benches=()
