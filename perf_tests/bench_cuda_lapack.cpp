@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// CUDA benchmarks, LAPACK (bench_cuda_lapack):
-//   exgetf2_batched                 n = 8 .. 128       cublasDgetrfBatched (2^26 entries a batch)
+// CUDA benchmarks, LAPACK (bench_cuda_lapack), 2^26 entries a batch:
+//   exgetf2_batched, n = 8 .. 128: cublasDgetrfBatched
+//   exgetrs_batched ("N", one b), n = 8 .. 128: cublasDgetrsBatched (each on its own factors)
+//   exgesv_batched, n = 8 .. 128: cublasDgetrfBatched + cublasDgetrsBatched
+//   exgetrf, one matrix, n = 1024, 2048: cusolverDnDgetrf (which also runs alone at 4096, 8192)
+// exgetrf on a device is exgetf2's one team per matrix (lapack/ExKokkos_Getrf.hpp): at 4096 it
+// would take minutes a run.
 #include <ExKokkos_Getf2.hpp>
+#include <ExKokkos_Getrf.hpp>
+#include <ExKokkos_Getrs.hpp>
 
 #include "ExKokkosPerf_Cuda.hpp"
 
 #include <Kokkos_Random.hpp>
+#include <cusolverDn.h>
 
 #include <cstdint>
 #include <string>
@@ -16,12 +24,49 @@ namespace {
 
 using namespace ExKokkosPerf;
 
+using Pointers = Kokkos::View<std::uintptr_t*, Mem>;           // cuBLAS' arrays of matrix pointers
+using Rhs = Kokkos::View<double**, Kokkos::LayoutRight, Mem>;  // batch x n, system after system
+
 struct LuInputs {
   Batch A0, A;
   Kokkos::View<int**, Mem> ipiv;
   Kokkos::View<int*, Mem> info;
-  Kokkos::View<std::uintptr_t*, Mem> pointers;  // cuBLAS' array of matrix pointers
+  Pointers pointers;  // the matrices of A
+  // The solves: each library's own factors of A0 (ExKokkos' of A, cuBLAS' of its transpose, the
+  // same cost), b0 and the right-hand sides B overwritten by the solutions.
+  Batch lu_ex, lu_cublas;
+  Kokkos::View<int**, Mem> ipiv_ex, ipiv_cublas;
+  Rhs b0, B;
+  Pointers lu_pointers, b_pointers;
 };
+
+inline void check_solver(cusolverStatus_t s, const char* what) {
+  if (s != CUSOLVER_STATUS_SUCCESS) {
+    std::fprintf(stderr, "%s failed with cuSOLVER status %d\n", what, static_cast<int>(s));
+    std::abort();
+  }
+}
+
+// One cuSOLVER handle on the Kokkos stream, made on first use.
+cusolverDnHandle_t& solver() {
+  static cusolverDnHandle_t h = nullptr;
+  if (h == nullptr) {
+    check_solver(cusolverDnCreate(&h), "cusolverDnCreate");
+    check_solver(cusolverDnSetStream(h, Space().cuda_stream()), "cusolverDnSetStream");
+  }
+  return h;
+}
+
+// p(b) = the address of row (or matrix) b of v.
+template <class View>
+Pointers pointers_to(const View& v, const char* label) {
+  const Pointers p(std::string(label), v.extent(0));
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<Space>(0, v.extent(0)), KOKKOS_LAMBDA(const int b) {
+        p(b) = reinterpret_cast<std::uintptr_t>(v.data() + b * v.stride(0));
+      });
+  return p;
+}
 
 // Diagonally dominant random matrices: every pivot is well away from zero.
 struct MakeDominant {
@@ -59,14 +104,24 @@ void register_lu(int n) {
   Kokkos::parallel_for("make_dominant", Kokkos::RangePolicy<Space>(0, batch), MakeDominant{in.A0});
   // cublasDgetrfBatched takes a device array of pointers to the matrices (each column-major with
   // lda = n: the transposes of ours, which costs the same to factor).
-  in.pointers = Kokkos::View<std::uintptr_t*, Mem>("pointers", batch);
-  {
-    const Batch A = in.A;
-    const Kokkos::View<std::uintptr_t*, Mem> p = in.pointers;
-    Kokkos::parallel_for(
-        "pointers", Kokkos::RangePolicy<Space>(0, batch),
-        KOKKOS_LAMBDA(const int b) { p(b) = reinterpret_cast<std::uintptr_t>(&A(b, 0, 0)); });
-  }
+  in.pointers = pointers_to(in.A, "pointers");
+  // The factors the solves start from, each library's own, and the right-hand sides.
+  in.lu_ex = Batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "lu_ex"), batch, n, n);
+  in.lu_cublas = Batch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "lu_cublas"), batch, n, n);
+  in.ipiv_ex = Kokkos::View<int**, Mem>("ipiv_ex", batch, n);
+  in.ipiv_cublas = Kokkos::View<int**, Mem>("ipiv_cublas", batch, n);
+  in.b0 = Rhs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "b0"), batch, n);
+  in.B = Rhs(Kokkos::view_alloc(Kokkos::WithoutInitializing, "B"), batch, n);
+  Kokkos::fill_random(in.b0, pool, -1.0, 1.0);
+  Kokkos::deep_copy(in.lu_ex, in.A0);
+  ExKokkos::exgetf2_batched(Space(), in.lu_ex, in.ipiv_ex, in.info);
+  Kokkos::deep_copy(in.lu_cublas, in.A0);
+  in.lu_pointers = pointers_to(in.lu_cublas, "lu_pointers");
+  in.b_pointers = pointers_to(in.B, "b_pointers");
+  check(cublasDgetrfBatched(handle(), n, reinterpret_cast<double* const*>(in.lu_pointers.data()), n,
+                            in.ipiv_cublas.data(), in.info.data(), batch),
+        "dgetrfBatched");
+  Kokkos::fence();
   kept_inputs<LuInputs>().push_back(in);
   const std::string suffix = "/uniform/" + std::to_string(n) + "x" + std::to_string(batch);
   const double bytes = 2.0 * 8.0 * n * n * batch;
@@ -90,6 +145,88 @@ void register_lu(int n) {
               "dgetrfBatched");
       },
       bytes);
+
+  // The solves: LU and b read, x written.
+  const double solve_bytes = 8.0 * (double(n) * n + 2.0 * n) * batch;
+  const auto restore_b = [in] { Kokkos::deep_copy(Space(), in.B, in.b0); };
+  register_timed(
+      "exgetrs_batched" + suffix, restore_b,
+      [in] { ExKokkos::exgetrs_batched(Space(), "N", in.lu_ex, in.ipiv_ex, in.B); }, solve_bytes);
+  register_timed(
+      "cublasDgetrsBatched" + suffix, restore_b,
+      [in, n, batch] {
+        int info = 0;
+        check(cublasDgetrsBatched(handle(), CUBLAS_OP_N, n, 1,
+                                  reinterpret_cast<const double* const*>(in.lu_pointers.data()), n,
+                                  in.ipiv_cublas.data(),
+                                  reinterpret_cast<double* const*>(in.b_pointers.data()), n, &info,
+                                  batch),
+              "dgetrsBatched");
+      },
+      solve_bytes);
+  // Factor and solve.
+  const auto restore_both = [in] {
+    Kokkos::deep_copy(Space(), in.A, in.A0);
+    Kokkos::deep_copy(Space(), in.B, in.b0);
+  };
+  register_timed(
+      "exgesv_batched" + suffix, restore_both,
+      [in] {
+        ExKokkos::exgesv_batched(Space(), in.A, in.ipiv, in.B, in.info, Kokkos::View<int*, Mem>());
+      },
+      bytes);
+  register_timed(
+      "cublasDgetrfBatched+DgetrsBatched" + suffix, restore_both,
+      [in, n, batch] {
+        check(cublasDgetrfBatched(handle(), n, reinterpret_cast<double* const*>(in.pointers.data()),
+                                  n, in.ipiv.data(), in.info.data(), batch),
+              "dgetrfBatched");
+        int info = 0;
+        check(cublasDgetrsBatched(
+                  handle(), CUBLAS_OP_N, n, 1,
+                  reinterpret_cast<const double* const*>(in.pointers.data()), n, in.ipiv.data(),
+                  reinterpret_cast<double* const*>(in.b_pointers.data()), n, &info, batch),
+              "dgetrsBatched");
+      },
+      bytes);
+}
+
+struct SingleInputs {
+  Matrix A0, A;
+  Kokkos::View<int*, Mem> ipiv, info;
+  Kokkos::View<double*, Mem> work;  // cuSOLVER's workspace
+};
+
+// One n x n matrix, uniform in [-1, 1) (partial pivoting at work), column-major: exgetrf beside
+// cusolverDnDgetrf. The counter counts 2 n^3 / 3 flops.
+void register_single(int n) {
+  SingleInputs in;
+  in.A0 = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A0"), n, n);
+  in.A = Matrix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "A"), n, n);
+  in.ipiv = Kokkos::View<int*, Mem>("ipiv", n);
+  in.info = Kokkos::View<int*, Mem>("info", 1);
+  Kokkos::Random_XorShift64_Pool<Space> pool(11);
+  Kokkos::fill_random(in.A0, pool, -1.0, 1.0);
+  int lwork = 0;
+  check_solver(cusolverDnDgetrf_bufferSize(solver(), n, n, in.A0.data(), n, &lwork),
+               "dgetrf_bufferSize");
+  in.work = Kokkos::View<double*, Mem>("work", lwork);
+  kept_inputs<SingleInputs>().push_back(in);
+  const std::string suffix = "/uniform/" + std::to_string(n) + "x" + std::to_string(n);
+  const double flops = 2.0 / 3.0 * double(n) * n * n;
+  const auto restore = [in] { Kokkos::deep_copy(Space(), in.A, in.A0); };
+  if (n <= 2048)
+    register_timed(
+        "exgetrf" + suffix, restore, [in] { ExKokkos::exgetrf(Space(), in.A, in.ipiv); }, flops,
+        "GFLOP/s");
+  register_timed(
+      "cusolverDnDgetrf" + suffix, restore,
+      [in, n] {
+        check_solver(cusolverDnDgetrf(solver(), n, n, in.A.data(), n, in.work.data(),
+                                      in.ipiv.data(), in.info.data()),
+                     "dgetrf");
+      },
+      flops, "GFLOP/s");
 }
 
 }  // namespace
@@ -99,10 +236,18 @@ int main(int argc, char** argv) {
       argc, argv,
       [] {
         for (int n : {8, 16, 32, 64, 128}) register_lu(n);
-        Pairs pairs{{"exgetf2_batched", "cublasDgetrfBatched"}};
+        for (int n : {1024, 2048, 4096, 8192}) register_single(n);
+        Pairs pairs{{"exgetf2_batched", "cublasDgetrfBatched"},
+                    {"exgetrs_batched", "cublasDgetrsBatched"},
+                    {"exgesv_batched", "cublasDgetrfBatched+DgetrsBatched"},
+                    {"exgetrf", "cusolverDnDgetrf"}};
         for (const auto& variant : lu_variants())
           pairs.push_back({"exgetf2_batched_" + variant.first, "cublasDgetrfBatched"});
         return pairs;
       },
-      [] { kept_inputs<LuInputs>().clear(); });
+      [] {
+        kept_inputs<LuInputs>().clear();
+        kept_inputs<SingleInputs>().clear();
+        cusolverDnDestroy(solver());
+      });
 }
