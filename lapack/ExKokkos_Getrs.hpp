@@ -191,6 +191,24 @@ GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, c
 
 namespace Impl {
 
+// One thread per system, without refinement (the default of exgetrs_batched, and of exgesv_batched
+// with refinement_steps = 0): a device block then solves as many systems as it has threads, where
+// a team a system leaves all but one of its threads idle (serial_getrs on one thread either way,
+// so the bits are the same).
+template <int N, class LUView, class PivView, class BView, class StepsView>
+struct BatchedSerialSolveFunctor {
+  LUView LU;        // batch x n x n factors
+  PivView ipiv;     // batch x n
+  BView B;          // batch x n, overwritten by the solution
+  StepsView steps;  // batch (may be empty): no refinement step taken
+  int trans;        // LuTrans
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    serial_getrs<N>(trans, Kokkos::subview(LU, s, Kokkos::ALL(), Kokkos::ALL()),
+                    Kokkos::subview(ipiv, s, Kokkos::ALL()), Kokkos::subview(B, s, Kokkos::ALL()));
+    if (steps.extent(0) > 0) steps(s) = 0;
+  }
+};
+
 // One team per system: solve with the factors on one thread, then refine with the residual
 // computed by the team.
 template <int N, class ExecSpace, class LUView, class PivView, class BView, class AView,
@@ -272,16 +290,22 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
   Impl::check_pivot_range(space, routine, ipiv, std::int64_t(LU.extent(0)),
                           std::int64_t(LU.extent(1)));
   if (LU.extent(0) == 0) return;
-  const int team_size = options.team_size > 0 ? options.team_size : 1;
+  const int batch = static_cast<int>(LU.extent(0));
   Impl::with_expansion_size<ExecSpace, Impl::Kernels::matrix>(
       Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
+        constexpr int N = decltype(size)::value;
         using Steps = Kokkos::View<int*, typename ExecSpace::memory_space>;
-        using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, LUView, PivView,
-                                            BView, LUView, Steps>;
-        Kokkos::parallel_for(
-            "ExKokkos::exgetrs_batched",
-            Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(LU.extent(0)), team_size),
-            F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), t, 0});
+        if (options.team_size > 0) {
+          using F = Impl::BatchedSolveFunctor<N, ExecSpace, LUView, PivView, BView, LUView, Steps>;
+          Kokkos::parallel_for("ExKokkos::exgetrs_batched",
+                               Kokkos::TeamPolicy<ExecSpace>(space, batch, options.team_size),
+                               F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), t, 0});
+        } else {
+          using F = Impl::BatchedSerialSolveFunctor<N, LUView, PivView, BView, Steps>;
+          Kokkos::parallel_for("ExKokkos::exgetrs_batched",
+                               Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
+                               F{LU, ipiv, B, Steps(), t});
+        }
       });
 }
 
@@ -335,18 +359,26 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
   }
   exgetf2_batched(space, A, ipiv, info, options);
   if (batch == 0) return;
-  const int team_size = options.team_size > 0 ? options.team_size : 1;
   // Unsolved systems (info > 0) keep B: solve into a copy and take only the good ones.
   Kokkos::View<T**, Kokkos::LayoutRight, Mem> x(Kokkos::view_alloc(space, "x"), batch, n);
   Kokkos::deep_copy(space, x, B);
   Impl::with_expansion_size<ExecSpace, Impl::Kernels::matrix>(
       Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
-        using F = Impl::BatchedSolveFunctor<decltype(size)::value, ExecSpace, AView, PivView,
-                                            decltype(x), decltype(original), StepsView>;
-        Kokkos::parallel_for(
-            "ExKokkos::exgesv_batched",
-            Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
-            F{A, ipiv, x, original, b0, d, steps, Impl::lu_no_trans, options.refinement_steps});
+        constexpr int N = decltype(size)::value;
+        if (options.refinement_steps > 0 || options.team_size > 0) {
+          const int team_size = options.team_size > 0 ? options.team_size : 1;
+          using F = Impl::BatchedSolveFunctor<N, ExecSpace, AView, PivView, decltype(x),
+                                              decltype(original), StepsView>;
+          Kokkos::parallel_for(
+              "ExKokkos::exgesv_batched",
+              Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
+              F{A, ipiv, x, original, b0, d, steps, Impl::lu_no_trans, options.refinement_steps});
+        } else {
+          using F = Impl::BatchedSerialSolveFunctor<N, AView, PivView, decltype(x), StepsView>;
+          Kokkos::parallel_for("ExKokkos::exgesv_batched",
+                               Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
+                               F{A, ipiv, x, steps, Impl::lu_no_trans});
+        }
       });
   Kokkos::parallel_for("ExKokkos::exgesv_batched::store",
                        Kokkos::RangePolicy<ExecSpace>(space, 0, batch),

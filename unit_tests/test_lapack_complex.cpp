@@ -738,7 +738,7 @@ void batched_getf2(const Space& space, int m, int n, ExKokkosTest::Rng& rng) {
   Kokkos::View<int**, Mem> ipiv("ipiv", batch, std::min(m, n));
   Kokkos::View<int*, Mem> info("info", batch);
   auto hA = Kokkos::create_mirror(A);
-  for (const int team : {1, 2, 3}) {
+  for (const int team : {0, 1, 2, 3}) {  // 0: the default, one thread a system without refinement
     if (team > ExKokkosTest::widest_team<Space>()) continue;
     for (const int staged : {0, 1}) {
       for (int b = 0; b < batch; ++b)
@@ -1037,7 +1037,7 @@ void batched_solves(const Space& space, ExKokkosTest::Rng& rng) {
     Kokkos::deep_copy(steps, -9);
   };
   const std::string where = std::string(type_name<T>()) + " " + Space::name();
-  for (const int team : {1, 2, 3}) {
+  for (const int team : {0, 1, 2, 3}) {  // 0: the default, one thread a system without refinement
     if (team > ExKokkosTest::widest_team<Space>()) continue;
     for (const int most : {0, 3}) {
       ExKokkos::Options o;

@@ -189,7 +189,7 @@ TEST(Getrs, BatchedEqualsUnbatched) {
   Kokkos::deep_copy(LU, hLU);
   Kokkos::deep_copy(ipiv, hp);
   for (const char* trans : {"N", "T"})
-    for (int team : {1, 2}) {
+    for (int team : {0, 1, 2}) {  // 0: one thread a system (the default), else a team a system
       Kokkos::deep_copy(B, hB);
       ExKokkos::Options o;
       o.team_size = team;
@@ -255,31 +255,37 @@ TEST(Gesv, BatchedEqualsUnbatchedAndSingularSystemsKeepB) {
       for (int j = 0; j < n; ++j) hA(s, i, j) = as[s][i * n + j];
     }
   }
-  Kokkos::deep_copy(A, hA);
-  Kokkos::deep_copy(B, hB);
-  ExKokkos::Options o;
-  o.refinement_steps = 3;
-  o.team_size = 2;
-  ExKokkos::exgesv_batched(Space(), A, ipiv, B, info, steps, o);
-  auto rB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
-  auto ri = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
-  auto rs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), steps);
-  for (int s = 0; s < batch; ++s) {
-    auto a = ExKokkosTest::to_matrix<Kokkos::LayoutLeft, Space>(as[s], n, n);
-    Kokkos::View<int*, Mem> p("p", n);
-    const auto x = ExKokkosTest::to_view<Space>(bs[s]);
-    ExKokkos::Options single;
-    single.refinement_steps = 3;
-    const auto r = ExKokkos::exgesv(Space(), a, p, x, single);
-    EXPECT_EQ(r.info, ri(s)) << s;
-    std::vector<double> got(n);
-    for (int i = 0; i < n; ++i) got[i] = rB(s, i);
-    expect_bits(to_host(x), got, "system " + std::to_string(s));
-    if (s % 4 == 3) {
-      EXPECT_GT(ri(s), 0);
-      expect_bits(bs[s], got, "singular system keeps B");
-    } else {
-      EXPECT_EQ(r.refinement_steps, rs(s)) << s;
+  // Refinement in teams of two, and the default solve without it (one thread a system).
+  for (const int most : {3, 0}) {
+    Kokkos::deep_copy(A, hA);
+    Kokkos::deep_copy(B, hB);
+    Kokkos::deep_copy(steps, -1);
+    ExKokkos::Options o;
+    o.refinement_steps = most;
+    o.team_size = most > 0 ? 2 : 0;
+    ExKokkos::exgesv_batched(Space(), A, ipiv, B, info, steps, o);
+    auto rB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
+    auto ri = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
+    auto rs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), steps);
+    for (int s = 0; s < batch; ++s) {
+      const std::string what =
+          "refinement " + std::to_string(most) + ", system " + std::to_string(s);
+      auto a = ExKokkosTest::to_matrix<Kokkos::LayoutLeft, Space>(as[s], n, n);
+      Kokkos::View<int*, Mem> p("p", n);
+      const auto x = ExKokkosTest::to_view<Space>(bs[s]);
+      ExKokkos::Options single;
+      single.refinement_steps = most;
+      const auto r = ExKokkos::exgesv(Space(), a, p, x, single);
+      EXPECT_EQ(r.info, ri(s)) << what;
+      std::vector<double> got(n);
+      for (int i = 0; i < n; ++i) got[i] = rB(s, i);
+      expect_bits(to_host(x), got, what);
+      if (s % 4 == 3) {
+        EXPECT_GT(ri(s), 0);
+        expect_bits(bs[s], got, "singular system keeps B, " + what);
+      } else {
+        EXPECT_EQ(r.refinement_steps, rs(s)) << what;
+      }
     }
   }
 }

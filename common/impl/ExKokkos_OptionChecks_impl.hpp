@@ -114,7 +114,7 @@ struct OptionUses {
     u.refinement_steps = false;
     return u;
   }
-  // exgetrs_batched: one team per system.
+  // exgetrs_batched: one thread per system, or with team_size a team per system.
   static constexpr OptionUse getrs_batched() {
     OptionUse u;
     u.expansion_size = u.team_size = true;
