@@ -3,8 +3,9 @@
 // (exgetf2's own left-looking team loop with plain double dot products), for n = 8 to 128
 // with batches of 2^23 matrix entries (64 MiB a copy, twice the L3 cache of the AMD EPYC of
 // docs/performance.md: the matrices stream from memory); single-matrix exgetf2 and exgetrf (64
-// to 2048) beside OpenBLAS' dgetrf; and the same for the factor-and-solve exgesv (exgetrs inside)
-// beside a plain batched solve and OpenBLAS' dgesv; the same for Kokkos::complex<double> matrices
+// to 2048) beside OpenBLAS' dgetrf; the batched solve exgetrs on exgetf2's factors beside a plain
+// batched solve; and the same for the factor-and-solve exgesv (exgetrs inside) beside a plain
+// batched factor-and-solve and OpenBLAS' dgesv; the same for Kokkos::complex<double> matrices
 // beside the plain loops on complex values and OpenBLAS' zgetrf and zgesv. Prints the time ratios
 // at the end (--benchmark_out=f.json --benchmark_out_format=json for perf_tests/plot_results.py).
 #include <ExKokkos.hpp>
@@ -60,8 +61,26 @@ struct PlainBatchedGetf2 {
   }
 };
 
-// Ordinary factor-and-solve per team: the plain factorization, then swaps and plain forward and
-// back substitution on one thread.
+// The ordinary solve of system s with its factors a: swaps, then plain forward and back
+// substitution.
+template <class AView, class BView>
+KOKKOS_INLINE_FUNCTION void plain_getrs(const AView& a, const Pivots& ipiv, const BView& B,
+                                        const int s) {
+  const int n = static_cast<int>(a.extent(0));
+  for (int j = 0; j < n; ++j) {
+    const auto t = B(s, j);
+    B(s, j) = B(s, ipiv(s, j));
+    B(s, ipiv(s, j)) = t;
+  }
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < i; ++k) B(s, i) -= a(i, k) * B(s, k);
+  for (int i = n - 1; i >= 0; --i) {
+    for (int k = i + 1; k < n; ++k) B(s, i) -= a(i, k) * B(s, k);
+    B(s, i) /= a(i, i);
+  }
+}
+
+// Ordinary factor-and-solve per team: the plain factorization, then the plain solve on one thread.
 struct PlainBatchedGesv {
   using member_type = Kokkos::TeamPolicy<Space>::member_type;
   BatchOf<double> A;
@@ -71,20 +90,17 @@ struct PlainBatchedGesv {
     const int s = team.league_rank();
     const auto a = Kokkos::subview(A, s, Kokkos::ALL(), Kokkos::ALL());
     ExKokkos::Impl::team_getf2(team, a, Kokkos::subview(ipiv, s, Kokkos::ALL()), PlainLuUpdate());
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      const int n = static_cast<int>(a.extent(0));
-      for (int j = 0; j < n; ++j) {
-        const double t = B(s, j);
-        B(s, j) = B(s, ipiv(s, j));
-        B(s, ipiv(s, j)) = t;
-      }
-      for (int i = 0; i < n; ++i)
-        for (int k = 0; k < i; ++k) B(s, i) -= a(i, k) * B(s, k);
-      for (int i = n - 1; i >= 0; --i) {
-        for (int k = i + 1; k < n; ++k) B(s, i) -= a(i, k) * B(s, k);
-        B(s, i) /= a(i, i);
-      }
-    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { plain_getrs(a, ipiv, B, s); });
+  }
+};
+
+// The ordinary batched solve with given factors, one thread a system.
+struct PlainBatchedGetrs {
+  BatchOf<double> LU;
+  Pivots ipiv;
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> B;
+  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
+    plain_getrs(Kokkos::subview(LU, s, Kokkos::ALL(), Kokkos::ALL()), ipiv, B, s);
   }
 };
 
@@ -137,18 +153,7 @@ struct PlainComplexBatchedGesv {
   KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
     const auto a = Kokkos::subview(A, s, Kokkos::ALL(), Kokkos::ALL());
     plain_complex_getf2(a, Kokkos::subview(ipiv, s, Kokkos::ALL()));
-    const int n = static_cast<int>(a.extent(0));
-    for (int j = 0; j < n; ++j) {
-      const Complex t = B(s, j);
-      B(s, j) = B(s, ipiv(s, j));
-      B(s, ipiv(s, j)) = t;
-    }
-    for (int i = 0; i < n; ++i)
-      for (int k = 0; k < i; ++k) B(s, i) -= a(i, k) * B(s, k);
-    for (int i = n - 1; i >= 0; --i) {
-      for (int k = i + 1; k < n; ++k) B(s, i) -= a(i, k) * B(s, k);
-      B(s, i) /= a(i, i);
-    }
+    plain_getrs(a, ipiv, B, s);
   }
 };
 
@@ -187,15 +192,19 @@ Problem<T> make_problem(int batch, int n) {
 }
 
 // A benchmark over a batch of n x n matrices of T: 2^23 doubles, or `single` (one matrix, for the
-// routines that factor one).
+// routines that factor one); with `factored`, the matrices are exgetf2's factors (pivots in ipiv),
+// for the solves.
 template <class T = double, class Body>
-void register_batched(const std::string& routine, int n, Body body, bool single = false) {
+void register_batched(const std::string& routine, int n, Body body, bool single = false,
+                      bool factored = false) {
   const int doubles = int(sizeof(T) / sizeof(double));
   const int batch = single ? 1 : std::max(1, (1 << 23) / (n * n * doubles));
   const std::string name = routine + "/batched/" + std::to_string(n);
   benchmark::RegisterBenchmark(name.c_str(),
                                [=](benchmark::State& state) {
                                  Problem<T> p = make_problem<T>(batch, n);
+                                 if (factored)
+                                   ExKokkos::exgetf2_batched(Space(), p.original, p.ipiv, p.info);
                                  for (auto _ : state) {
                                    state.PauseTiming();
                                    Kokkos::deep_copy(p.work, p.original);
@@ -237,6 +246,19 @@ int main(int argc, char** argv) {
     register_batched("exgesv", n, [](Problem<double>& p) {
       ExKokkos::exgesv_batched(Space(), p.work, p.ipiv, p.b, p.info, Kokkos::View<int*, Mem>());
     });
+    // The solve alone, on exgetf2's factors.
+    register_batched(
+        "exgetrs", n,
+        [](Problem<double>& p) { ExKokkos::exgetrs_batched(Space(), "N", p.work, p.ipiv, p.b); },
+        false, true);
+    register_batched(
+        "plain_getrs", n,
+        [](Problem<double>& p) {
+          Kokkos::parallel_for("plain_getrs",
+                               Kokkos::RangePolicy<Space>(Space(), 0, int(p.work.extent(0))),
+                               PlainBatchedGetrs{p.work, p.ipiv, p.b});
+        },
+        false, true);
     register_batched("plain_gesv", n, [](Problem<double>& p) {
       Kokkos::parallel_for("plain_gesv", Kokkos::TeamPolicy<Space>(Space(), p.work.extent(0), 1),
                            PlainBatchedGesv{p.work, p.ipiv, p.b});
@@ -368,6 +390,7 @@ int main(int argc, char** argv) {
       {"exgetrf_single", "dgetrf_single"},
       {"exgetf2_single_lanes", "dgetrf_single"},
       {"exgesv", "plain_gesv"},
+      {"exgetrs", "plain_getrs"},
       {"exgesv_single", "dgesv_single"},
       {"exgetf2_complex", "plain_getf2_complex"},
       {"exgesv_complex", "plain_gesv_complex"},
