@@ -345,6 +345,40 @@ TEST(CompensatedRow, EachEntryIsACompensatedSumAndRightWhereCertified) {
   EXPECT_GE(certified_total * 10, (certified_total + refused_total) * 3);
 }
 
+// add_product_steps (exgetrf's trailing update: several steps' products, a tile of the row's sums
+// held in registers) leaves every head, error sum and magnitude with the bits of add_products
+// called once a step: the same operations on each entry in the same order. Widths on both sides
+// of the 32-entry tile, and rows of b with a stride wider than the row.
+TEST(CompensatedRow, ProductStepsEqualOneStepAtATime) {
+  std::mt19937_64 rng(29);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int t = 0; t < 200; ++t) {
+    const int width = 1 + static_cast<int>(rng() % 100);
+    const int steps = 1 + static_cast<int>(rng() % 70);
+    const std::size_t ldb = std::size_t(width) + rng() % 5;
+    std::vector<double> a(steps), b(std::size_t(steps) * ldb), first(width);
+    for (auto& v : a) v = std::ldexp(u(rng), static_cast<int>(rng() % 60) - 30);
+    for (auto& v : b) v = rng() % 9 == 0 ? -1.0 : u(rng);  // some exact cancellations
+    for (auto& v : first) v = u(rng);
+    std::vector<double> one_heads(width), one_errors(width), one_magnitudes(width);
+    std::vector<double> all_heads(width), all_errors(width), all_magnitudes(width);
+    ExKokkos::Impl::CompensatedRow one(one_heads.data(), one_errors.data(), one_magnitudes.data(),
+                                       width);
+    ExKokkos::Impl::CompensatedRow all(all_heads.data(), all_errors.data(), all_magnitudes.data(),
+                                       width);
+    one.start(Entries{first.data()});
+    all.start(Entries{first.data()});
+    for (int k = 0; k < steps; ++k) one.add_products(a[k], b.data() + std::size_t(k) * ldb);
+    all.add_product_steps(a.data(), steps, b.data(), ldb);
+    for (int i = 0; i < width; ++i) {
+      const std::string where = "trial " + std::to_string(t) + " entry " + std::to_string(i);
+      EXPECT_TRUE(same_bits(one_heads[i], all_heads[i])) << where;
+      EXPECT_TRUE(same_bits(one_errors[i], all_errors[i])) << where;
+      EXPECT_TRUE(same_bits(one_magnitudes[i], all_magnitudes[i])) << where;
+    }
+  }
+}
+
 // The products a[k] b[k] walked as exgemv's inner_lanes walks a row: 32 lanes, term k in lane
 // k mod 32, the last block padded with zero factors, then folded.
 ExKokkos::Impl::CompensatedSum folded_dot(const std::vector<double>& a,
