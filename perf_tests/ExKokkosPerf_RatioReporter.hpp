@@ -19,7 +19,31 @@
 #include <utility>
 #include <vector>
 
+#if defined(__GNUC__)
+// OpenBLAS' name for the kernels it chose, where the process runs OpenBLAS: a weak reference,
+// null with another BLAS or none.
+extern "C" char* openblas_get_corename() __attribute__((weak));
+#endif
+
 namespace ExKokkosPerf {
+
+// Records OpenBLAS' kernel set in the context, and warns when it is "Prescott": OpenBLAS' generic
+// kernels, which it takes on a processor it does not recognize (a virtual machine's, say), two to
+// six times slower at level 3 than the processor's own (docs/performance.md, "OpenBLAS on this
+// machine"). OPENBLAS_CORETYPE names the right ones; scripts/perf_report.sh sets it.
+inline void record_openblas_core() {
+#if defined(__GNUC__)
+  if (openblas_get_corename == nullptr) return;
+  const char* core = openblas_get_corename();
+  if (core == nullptr) return;
+  benchmark::AddCustomContext("openblas_core", core);
+  if (std::string(core) == "Prescott")
+    std::fprintf(stderr,
+                 "warning: OpenBLAS runs its generic Prescott kernels here, so the OpenBLAS "
+                 "baselines are slower than this processor allows: set OPENBLAS_CORETYPE (for "
+                 "example SkylakeX or Haswell), as scripts/perf_report.sh does.\n");
+#endif
+}
 
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
@@ -36,6 +60,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     benchmark::AddCustomContext("kokkos_execution_space", Space::name());
     benchmark::AddCustomContext("kokkos_concurrency",
                                 std::to_string(ExKokkos::Impl::compat::concurrency(Space())));
+    record_openblas_core();
   }
 
   // With --benchmark_repetitions the median of the repetitions is used, otherwise the one run.
