@@ -50,6 +50,13 @@ struct LuSums {
     double* const h = base + std::size_t(i) * std::size_t(n) + std::size_t(first);
     return CompensatedRow(h, h + stride, h + 2 * stride, count);
   }
+  // Step k's products for row i's sums in columns [first, first + count): -l_ik u_kc, with
+  // u_kc = u[c - first] and l_ik = A(i, k).
+  template <class AView>
+  KOKKOS_INLINE_FUNCTION void add_step(const AView& A, int i, int k, int first, int count,
+                                       const double* u) const {
+    row(i, first, count).add_products(-double(A(i, k)), u);
+  }
   // Exchanges the sums of rows i and p in columns [first, n).
   KOKKOS_INLINE_FUNCTION void swap_rows(int i, int p, int first) const {
     for (int a = 0; a < 3; ++a) {
@@ -138,7 +145,7 @@ KOKKOS_INLINE_FUNCTION int host_getf2_trailing_update(const AView& A, const PivV
     const int cols = n - j - 1;
     if (cols == 0) continue;
     lu_row_of_u<N>(A, sums, j, j + 1, cols, result, certified, u_row);
-    for (int i = j + 1; i < m; ++i) sums.row(i, j + 1, cols).add_products(-double(A(i, j)), u_row);
+    for (int i = j + 1; i < m; ++i) sums.add_step(A, i, j, j + 1, cols, u_row);
   }
   return info;
 }

@@ -58,7 +58,7 @@ struct LuPanelStep {
   const double* u_row;
   int j, count;
   KOKKOS_INLINE_FUNCTION void operator()(int i) const {
-    sums.row(i, j + 1, count).add_products(-double(A(i, j)), u_row);
+    sums.add_step(A, i, j, j + 1, count, u_row);
   }
 };
 
@@ -81,7 +81,7 @@ struct LuPanelRowsOfU {
     for (int k = j0; k < j1; ++k) {
       double* const u_k = u + std::size_t(k - j0) * ldu + std::size_t(c0 - first);
       lu_row_of_u<N>(A, sums, k, c0, w, result, certified, u_k);
-      for (int i = k + 1; i < j1; ++i) sums.row(i, c0, w).add_products(-double(A(i, k)), u_k);
+      for (int i = k + 1; i < j1; ++i) sums.add_step(A, i, k, c0, w, u_k);
     }
   }
 };
