@@ -57,6 +57,24 @@ cusolverDnHandle_t& solver() {
   return h;
 }
 
+// cuBLAS' batched LU of the n x n matrices that `matrices` points to.
+void cublas_getrf(const Pointers& matrices, const Kokkos::View<int**, Mem>& ipiv,
+                  const Kokkos::View<int*, Mem>& info, int n, int batch) {
+  check(cublasDgetrfBatched(handle(), n, reinterpret_cast<double* const*>(matrices.data()), n,
+                            ipiv.data(), info.data(), batch),
+        "dgetrfBatched");
+}
+
+// cuBLAS' batched solve ("N") with its factors, one right-hand side a system.
+void cublas_getrs(const Pointers& factors, const Kokkos::View<int**, Mem>& ipiv,
+                  const Pointers& rhs, int n, int batch) {
+  int info = 0;
+  check(cublasDgetrsBatched(handle(), CUBLAS_OP_N, n, 1,
+                            reinterpret_cast<const double* const*>(factors.data()), n, ipiv.data(),
+                            reinterpret_cast<double* const*>(rhs.data()), n, &info, batch),
+        "dgetrsBatched");
+}
+
 // p(b) = the address of row (or matrix) b of v.
 template <class View>
 Pointers pointers_to(const View& v, const char* label) {
@@ -118,9 +136,7 @@ void register_lu(int n) {
   Kokkos::deep_copy(in.lu_cublas, in.A0);
   in.lu_pointers = pointers_to(in.lu_cublas, "lu_pointers");
   in.b_pointers = pointers_to(in.B, "b_pointers");
-  check(cublasDgetrfBatched(handle(), n, reinterpret_cast<double* const*>(in.lu_pointers.data()), n,
-                            in.ipiv_cublas.data(), in.info.data(), batch),
-        "dgetrfBatched");
+  cublas_getrf(in.lu_pointers, in.ipiv_cublas, in.info, n, batch);
   Kokkos::fence();
   kept_inputs<LuInputs>().push_back(in);
   const std::string suffix = "/uniform/" + std::to_string(n) + "x" + std::to_string(batch);
@@ -139,12 +155,7 @@ void register_lu(int n) {
   }
   register_timed(
       "cublasDgetrfBatched" + suffix, restore,
-      [in, n, batch] {
-        check(cublasDgetrfBatched(handle(), n, reinterpret_cast<double* const*>(in.pointers.data()),
-                                  n, in.ipiv.data(), in.info.data(), batch),
-              "dgetrfBatched");
-      },
-      bytes);
+      [in, n, batch] { cublas_getrf(in.pointers, in.ipiv, in.info, n, batch); }, bytes);
 
   // The solves: LU and b read, x written.
   const double solve_bytes = 8.0 * (double(n) * n + 2.0 * n) * batch;
@@ -154,15 +165,7 @@ void register_lu(int n) {
       [in] { ExKokkos::exgetrs_batched(Space(), "N", in.lu_ex, in.ipiv_ex, in.B); }, solve_bytes);
   register_timed(
       "cublasDgetrsBatched" + suffix, restore_b,
-      [in, n, batch] {
-        int info = 0;
-        check(cublasDgetrsBatched(handle(), CUBLAS_OP_N, n, 1,
-                                  reinterpret_cast<const double* const*>(in.lu_pointers.data()), n,
-                                  in.ipiv_cublas.data(),
-                                  reinterpret_cast<double* const*>(in.b_pointers.data()), n, &info,
-                                  batch),
-              "dgetrsBatched");
-      },
+      [in, n, batch] { cublas_getrs(in.lu_pointers, in.ipiv_cublas, in.b_pointers, n, batch); },
       solve_bytes);
   // Factor and solve.
   const auto restore_both = [in] {
@@ -178,15 +181,8 @@ void register_lu(int n) {
   register_timed(
       "cublasDgetrfBatched+DgetrsBatched" + suffix, restore_both,
       [in, n, batch] {
-        check(cublasDgetrfBatched(handle(), n, reinterpret_cast<double* const*>(in.pointers.data()),
-                                  n, in.ipiv.data(), in.info.data(), batch),
-              "dgetrfBatched");
-        int info = 0;
-        check(cublasDgetrsBatched(
-                  handle(), CUBLAS_OP_N, n, 1,
-                  reinterpret_cast<const double* const*>(in.pointers.data()), n, in.ipiv.data(),
-                  reinterpret_cast<double* const*>(in.b_pointers.data()), n, &info, batch),
-              "dgetrsBatched");
+        cublas_getrf(in.pointers, in.ipiv, in.info, n, batch);
+        cublas_getrs(in.pointers, in.ipiv, in.b_pointers, n, batch);
       },
       bytes);
 }
