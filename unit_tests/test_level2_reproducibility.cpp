@@ -206,9 +206,30 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
   refine.refinement_steps = 2;
   ExKokkos::exgesv(Space(), L, lpiv, bl, refine);
   const std::uint64_t gesv_digest = digest(ExKokkosTest::to_host(bl));
+  // exgetrf on a dense wide-range matrix: the blocked schedule (the default panel, and panels of
+  // 17 columns), whose trailing update spreads over every thread, against exgetf2's one thread.
+  const Matrix G0 = wide_matrix(nt, nt, 14);
+  std::vector<std::uint64_t> getrf_digests;
+  for (int panel : {-1, 0, 17}) {  // -1: exgetf2
+    Matrix G("G", nt, nt);
+    Kokkos::deep_copy(G, G0);
+    Kokkos::View<int*, Space::memory_space> gpiv("gpiv", nt);
+    ExKokkos::Options o;
+    o.block_size = panel > 0 ? panel : 0;
+    const int info =
+        panel < 0 ? ExKokkos::exgetf2(Space(), G, gpiv) : ExKokkos::exgetrf(Space(), G, gpiv, o);
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), G);
+    auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gpiv);
+    std::vector<double> all(h.data(), h.data() + h.span());
+    for (std::size_t i = 0; i < nt; ++i) all.push_back(double(hp(i)));
+    all.push_back(double(info));
+    getrf_digests.push_back(digest(all));
+  }
+  for (auto d : getrf_digests) EXPECT_EQ(d, getrf_digests[0]) << "exgetrf against exgetf2";
   if (out) {
     std::fprintf(out, "exgesv_batched %016" PRIx64 "\n", lu_digests[0]);
     std::fprintf(out, "exgesv %016" PRIx64 "\n", gesv_digest);
+    std::fprintf(out, "exgetrf %016" PRIx64 "\n", getrf_digests[0]);
     std::fclose(out);
   }
 }
