@@ -18,6 +18,7 @@
 #define EXKOKKOS_GETRS_HPP
 
 #include "ExKokkos_Getrf.hpp"
+#include "impl/ExKokkos_BatchedSolve_impl.hpp"
 #include "impl/ExKokkos_Getrs_impl.hpp"
 
 #include <ExKokkos_Gemv.hpp>
@@ -189,79 +190,6 @@ GesvResult exgesv(const ExecSpace& space, const AView& A, const PivView& ipiv, c
   return result;
 }
 
-namespace Impl {
-
-// One thread per system, without refinement (the default of exgetrs_batched, and of exgesv_batched
-// with refinement_steps = 0): a device block then solves as many systems as it has threads, where
-// a team a system leaves all but one of its threads idle (serial_getrs on one thread either way,
-// so the bits are the same).
-template <int N, class LUView, class PivView, class BView, class StepsView>
-struct BatchedSerialSolveFunctor {
-  LUView LU;        // batch x n x n factors
-  PivView ipiv;     // batch x n
-  BView B;          // batch x n, overwritten by the solution
-  StepsView steps;  // batch (may be empty): no refinement step taken
-  int trans;        // LuTrans
-  KOKKOS_INLINE_FUNCTION void operator()(const int s) const {
-    serial_getrs<N>(trans, Kokkos::subview(LU, s, Kokkos::ALL(), Kokkos::ALL()),
-                    Kokkos::subview(ipiv, s, Kokkos::ALL()), Kokkos::subview(B, s, Kokkos::ALL()));
-    if (steps.extent(0) > 0) steps(s) = 0;
-  }
-};
-
-// One team per system: solve with the factors on one thread, then refine with the residual
-// computed by the team.
-template <int N, class ExecSpace, class LUView, class PivView, class BView, class AView,
-          class StepsView>
-struct BatchedSolveFunctor {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  LUView LU;        // batch x n x n factors
-  PivView ipiv;     // batch x n
-  BView B;          // batch x n, overwritten by the solution
-  AView original;   // batch x n x n, for refinement (may be empty)
-  BView b0, d;      // batch x n workspaces for refinement (may be empty)
-  StepsView steps;  // batch (may be empty)
-  int trans;        // LuTrans
-  int max_steps;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int s = team.league_rank();
-    const auto lu = Kokkos::subview(LU, s, Kokkos::ALL(), Kokkos::ALL());
-    const auto piv = Kokkos::subview(ipiv, s, Kokkos::ALL());
-    const auto x = Kokkos::subview(B, s, Kokkos::ALL());
-    const int n = static_cast<int>(x.extent(0));
-    if (max_steps > 0)
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const int i) { b0(s, i) = x(i); });
-    team.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(trans, lu, piv, x); });
-    team.team_barrier();
-    int taken = 0;
-    while (taken < max_steps) {
-      const auto a = Kokkos::subview(original, s, Kokkos::ALL(), Kokkos::ALL());
-      const auto r = Kokkos::subview(d, s, Kokkos::ALL());
-      team_residual<N>(team, a, x, Kokkos::subview(b0, s, Kokkos::ALL()), r);
-      team.team_barrier();
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { serial_getrs<N>(lu_no_trans, lu, piv, r); });
-      team.team_barrier();
-      int changed = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(team, n),
-          [&](const int i, int& count) {
-            const auto updated = x(i) + r(i);
-            if (!(updated == x(i))) ++count;
-            x(i) = updated;
-          },
-          changed);
-      team.team_barrier();
-      ++taken;
-      if (changed == 0) break;
-    }
-    if (steps.extent(0) > 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { steps(s) = taken; });
-  }
-};
-
-}  // namespace Impl
-
 // B: batch x n, one right-hand side per system.
 template <class ExecSpace, class LUView, class PivView, class BView,
           typename std::enable_if<Impl::is_space<ExecSpace>(), int>::type = 0>
@@ -290,43 +218,10 @@ void exgetrs_batched(const ExecSpace& space, const char trans[], const LUView& L
   Impl::check_pivot_range(space, routine, ipiv, std::int64_t(LU.extent(0)),
                           std::int64_t(LU.extent(1)));
   if (LU.extent(0) == 0) return;
-  const int batch = static_cast<int>(LU.extent(0));
-  Impl::with_expansion_size<ExecSpace, Impl::Kernels::matrix>(
-      Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
-        constexpr int N = decltype(size)::value;
-        using Steps = Kokkos::View<int*, typename ExecSpace::memory_space>;
-        if (options.team_size > 0) {
-          using F = Impl::BatchedSolveFunctor<N, ExecSpace, LUView, PivView, BView, LUView, Steps>;
-          Kokkos::parallel_for("ExKokkos::exgetrs_batched",
-                               Kokkos::TeamPolicy<ExecSpace>(space, batch, options.team_size),
-                               F{LU, ipiv, B, LUView(), BView(), BView(), Steps(), t, 0});
-        } else {
-          using F = Impl::BatchedSerialSolveFunctor<N, LUView, PivView, BView, Steps>;
-          Kokkos::parallel_for("ExKokkos::exgetrs_batched",
-                               Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
-                               F{LU, ipiv, B, Steps(), t});
-        }
-      });
+  using Steps = Kokkos::View<int*, typename ExecSpace::memory_space>;
+  Impl::launch_batched_solve(space, routine, t, Impl::lu_expansion_size<ExecSpace>(options), LU,
+                             ipiv, B, LUView(), BView(), BView(), Steps(), options);
 }
-
-namespace Impl {
-
-// Copies the solution of each system whose factorization succeeded (info 0) into B; the others
-// keep B, as LAPACK leaves them. A functor, not a lambda: nvcc's host pass cannot name a device
-// lambda inside a function template with an unnamed template parameter (the enable_if below).
-template <class BView, class XView, class InfoView>
-struct StoreSolvedFunctor {
-  BView B;
-  XView x;
-  InfoView info;
-  std::size_t n;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t s) const {
-    if (info(s) == 0)
-      for (std::size_t i = 0; i < n; ++i) B(s, i) = x(s, i);
-  }
-};
-
-}  // namespace Impl
 
 // A: batch x n x n (factored in place), B: batch x n (overwritten by the solutions), info and
 // steps: batch (steps may be an empty view when options.refinement_steps == 0). Systems with
@@ -362,24 +257,9 @@ void exgesv_batched(const ExecSpace& space, const AView& A, const PivView& ipiv,
   // Unsolved systems (info > 0) keep B: solve into a copy and take only the good ones.
   Kokkos::View<T**, Kokkos::LayoutRight, Mem> x(Kokkos::view_alloc(space, "x"), batch, n);
   Kokkos::deep_copy(space, x, B);
-  Impl::with_expansion_size<ExecSpace, Impl::Kernels::matrix>(
-      Impl::lu_expansion_size<ExecSpace>(options), [&](auto size) {
-        constexpr int N = decltype(size)::value;
-        if (options.refinement_steps > 0 || options.team_size > 0) {
-          const int team_size = options.team_size > 0 ? options.team_size : 1;
-          using F = Impl::BatchedSolveFunctor<N, ExecSpace, AView, PivView, decltype(x),
-                                              decltype(original), StepsView>;
-          Kokkos::parallel_for(
-              "ExKokkos::exgesv_batched",
-              Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(batch), team_size),
-              F{A, ipiv, x, original, b0, d, steps, Impl::lu_no_trans, options.refinement_steps});
-        } else {
-          using F = Impl::BatchedSerialSolveFunctor<N, AView, PivView, decltype(x), StepsView>;
-          Kokkos::parallel_for("ExKokkos::exgesv_batched",
-                               Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
-                               F{A, ipiv, x, steps, Impl::lu_no_trans});
-        }
-      });
+  Impl::launch_batched_solve(space, routine, Impl::lu_no_trans,
+                             Impl::lu_expansion_size<ExecSpace>(options), A, ipiv, x, original, b0,
+                             d, steps, options);
   Kokkos::parallel_for("ExKokkos::exgesv_batched::store",
                        Kokkos::RangePolicy<ExecSpace>(space, 0, batch),
                        Impl::StoreSolvedFunctor<BView, decltype(x), InfoView>{B, x, info, n});
