@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// exgemv, extrsv, the LU (exgetf2_batched, exgesv with refinement), exgemm, exger, exsyr2, extrsm
-// and extrmm give the same bits whatever runs them. Within one process: every schedule, team and
-// league size, and a random permutation of the inner index (an exact sum does not depend on
-// order; for the rank updates and extrsm/extrmm, of the rows or right-hand sides). Across
-// processes: ctest runs this suite with OMP_NUM_THREADS = 1, 2, 3 and 4; each run writes a
-// digest of the bits it got to $EXKOKKOS_REPRO_OUT and repro2_compare_thread_counts compares the
-// four files. Ordinary KokkosBlas::gemv and gemm on the same data are printed beside for contrast.
+// exgemv, extrsv, the LU (exgesv_batched refined and not, exgesv with refinement, exgetrf),
+// exgemm, exger, exsyr2, extrsm and extrmm give the same bits whatever runs them. Within one
+// process: every schedule, team and league size, and a random permutation of the inner index (an
+// exact sum does not depend on order; for the rank updates and extrsm/extrmm, of the rows or
+// right-hand sides). Across processes: ctest runs this suite with OMP_NUM_THREADS = 1, 2, 3 and
+// 4; each run writes a digest of the bits it got to $EXKOKKOS_REPRO_OUT and
+// repro2_compare_thread_counts compares the four files. Ordinary KokkosBlas::gemv and gemm on the
+// same data are printed beside for contrast.
 #include <ExKokkos.hpp>
 
 #include <ExKokkosTest_Generators.hpp>
@@ -179,8 +180,12 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     Kokkos::deep_copy(A0, hA);
     Kokkos::deep_copy(B0, hB);
   }
+  // Refined in teams of one thread and of the widest team; unrefined in the default form (a range
+  // of threads, one a system) and in teams of one thread: each pair gives the same bits.
   std::vector<std::uint64_t> lu_digests;
-  for (int team : {1, ExKokkosTest::widest_team<Space>()}) {
+  const std::pair<int, int> team_and_steps[] = {
+      {1, 3}, {ExKokkosTest::widest_team<Space>(), 3}, {0, 0}, {1, 0}};
+  for (const auto& [team, refinement] : team_and_steps) {
     auto A = Kokkos::View<double***, Kokkos::LayoutRight, Space::memory_space>("A", batch, nl, nl);
     auto B = Kokkos::View<double**, Kokkos::LayoutRight, Space::memory_space>("B", batch, nl);
     Kokkos::deep_copy(A, A0);
@@ -189,7 +194,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     Kokkos::View<int*, Space::memory_space> info("info", batch), steps("steps", batch);
     ExKokkos::Options o;
     o.team_size = team;
-    o.refinement_steps = 3;
+    o.refinement_steps = refinement;
     ExKokkos::exgesv_batched(Space(), A, ipiv, B, info, steps, o);
     auto hA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
     auto hB = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), B);
@@ -197,7 +202,8 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
     all.insert(all.end(), hB.data(), hB.data() + hB.span());
     lu_digests.push_back(digest(all));
   }
-  EXPECT_EQ(lu_digests[0], lu_digests[1]) << "team sizes";
+  EXPECT_EQ(lu_digests[0], lu_digests[1]) << "team sizes, refined";
+  EXPECT_EQ(lu_digests[2], lu_digests[3]) << "range against teams, unrefined";
   const Vec bl = wide_vector(nt, 8);
   Matrix L("L", nt, nt);
   Kokkos::deep_copy(L, T);
@@ -228,6 +234,7 @@ TEST(Level2Reproducibility, EveryScheduleOrderAndThreadCountGivesTheSameBits) {
   for (auto d : getrf_digests) EXPECT_EQ(d, getrf_digests[0]) << "exgetrf against exgetf2";
   if (out) {
     std::fprintf(out, "exgesv_batched %016" PRIx64 "\n", lu_digests[0]);
+    std::fprintf(out, "exgesv_batched unrefined %016" PRIx64 "\n", lu_digests[2]);
     std::fprintf(out, "exgesv %016" PRIx64 "\n", gesv_digest);
     std::fprintf(out, "exgetrf %016" PRIx64 "\n", getrf_digests[0]);
     std::fclose(out);
