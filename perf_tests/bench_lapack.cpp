@@ -191,14 +191,18 @@ Problem<T> make_problem(int batch, int n) {
   return p;
 }
 
-// A benchmark over a batch of n x n matrices of T: 2^23 doubles, or `single` (one matrix, for the
-// routines that factor one); with `factored`, the matrices are exgetf2's factors (pivots in ipiv),
-// for the solves.
+// What a benchmark's body gets: a batch of n x n matrices of 2^23 doubles in all, or one matrix
+// (the routines that factor one); the matrices as generated, or their factors by exgetf2 (pivots
+// in ipiv, for the solves).
+enum class Batch { full, one };
+enum class Input { matrices, factors };
+
 template <class T = double, class Body>
-void register_batched(const std::string& routine, int n, Body body, bool single = false,
-                      bool factored = false) {
+void register_batched(const std::string& routine, int n, Body body, Batch shape = Batch::full,
+                      Input input = Input::matrices) {
   const int doubles = int(sizeof(T) / sizeof(double));
-  const int batch = single ? 1 : std::max(1, (1 << 23) / (n * n * doubles));
+  const int batch = shape == Batch::one ? 1 : std::max(1, (1 << 23) / (n * n * doubles));
+  const bool factored = input == Input::factors;
   const std::string name = routine + "/batched/" + std::to_string(n);
   benchmark::RegisterBenchmark(name.c_str(),
                                [=](benchmark::State& state) {
@@ -250,7 +254,7 @@ int main(int argc, char** argv) {
     register_batched(
         "exgetrs", n,
         [](Problem<double>& p) { ExKokkos::exgetrs_batched(Space(), "N", p.work, p.ipiv, p.b); },
-        false, true);
+        Batch::full, Input::factors);
     register_batched(
         "plain_getrs", n,
         [](Problem<double>& p) {
@@ -258,7 +262,7 @@ int main(int argc, char** argv) {
                                Kokkos::RangePolicy<Space>(Space(), 0, int(p.work.extent(0))),
                                PlainBatchedGetrs{p.work, p.ipiv, p.b});
         },
-        false, true);
+        Batch::full, Input::factors);
     register_batched("plain_gesv", n, [](Problem<double>& p) {
       Kokkos::parallel_for("plain_gesv", Kokkos::TeamPolicy<Space>(Space(), p.work.extent(0), 1),
                            PlainBatchedGesv{p.work, p.ipiv, p.b});
@@ -272,7 +276,7 @@ int main(int argc, char** argv) {
           ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
                             Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
         },
-        true);
+        Batch::one);
     // exgetrf: exgetf2's bits; on the host from 320 x 320 in panels, on all the space's threads.
     register_batched(
         "exgetrf_single", n,
@@ -280,7 +284,7 @@ int main(int argc, char** argv) {
           ExKokkos::exgetrf(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
                             Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
         },
-        true);
+        Batch::one);
     // The left-looking lanes, the host's default only beyond about 900 x 900 (the trailing
     // update's sums no longer fit in scratch memory).
     if (ExKokkos::Impl::is_host_space<Space>() && n <= 512)
@@ -292,7 +296,7 @@ int main(int argc, char** argv) {
             ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
                               Kokkos::subview(p.ipiv, 0, Kokkos::ALL()), o);
           },
-          true);
+          Batch::one);
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
     if (ExKokkos::Impl::is_host_space<Space>())
       register_batched(
@@ -303,7 +307,7 @@ int main(int argc, char** argv) {
             // LayoutRight rows are LAPACK's columns: this factors A^T, the same amount of work.
             dgetrf_(&m, &m, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &info);
           },
-          true);
+          Batch::one);
 #endif
     register_batched(
         "exgesv_single", n,
@@ -312,7 +316,7 @@ int main(int argc, char** argv) {
                            Kokkos::subview(p.ipiv, 0, Kokkos::ALL()),
                            Kokkos::subview(p.b, 0, Kokkos::ALL()));
         },
-        true);
+        Batch::one);
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
     if (ExKokkos::Impl::is_host_space<Space>())
       register_batched(
@@ -322,7 +326,7 @@ int main(int argc, char** argv) {
             int info = 0;
             dgesv_(&m, &one, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &p.b(0, 0), &m, &info);
           },
-          true);
+          Batch::one);
 #endif
   }
   // Complex<double> matrices: batched beside LAPACK's loops on complex values, single
@@ -353,7 +357,7 @@ int main(int argc, char** argv) {
           ExKokkos::exgetf2(Space(), Kokkos::subview(p.work, 0, Kokkos::ALL(), Kokkos::ALL()),
                             Kokkos::subview(p.ipiv, 0, Kokkos::ALL()));
         },
-        true);
+        Batch::one);
     register_batched<Complex>(
         "exgesv_complex_single", n,
         [](CP& p) {
@@ -361,7 +365,7 @@ int main(int argc, char** argv) {
                            Kokkos::subview(p.ipiv, 0, Kokkos::ALL()),
                            Kokkos::subview(p.b, 0, Kokkos::ALL()));
         },
-        true);
+        Batch::one);
 #if defined(EXKOKKOS_PERF_HAVE_CBLAS)
     if (ExKokkos::Impl::is_host_space<Space>()) {
       register_batched<Complex>(
@@ -371,7 +375,7 @@ int main(int argc, char** argv) {
             int info = 0;
             zgetrf_(&m, &m, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &info);
           },
-          true);
+          Batch::one);
       register_batched<Complex>(
           "zgesv_single", n,
           [](CP& p) {
@@ -379,7 +383,7 @@ int main(int argc, char** argv) {
             int info = 0;
             zgesv_(&m, &one, &p.work(0, 0, 0), &m, &p.ipiv(0, 0), &p.b(0, 0), &m, &info);
           },
-          true);
+          Batch::one);
     }
 #endif
   }
