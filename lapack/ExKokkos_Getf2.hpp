@@ -18,6 +18,7 @@
 #define EXKOKKOS_GETF2_HPP
 
 #include "impl/ExKokkos_BatchedGetf2_impl.hpp"
+#include "impl/ExKokkos_BatchedLuInterleaved_impl.hpp"
 
 #include <ExKokkos_Options.hpp>
 #include <impl/ExKokkos_ArgumentChecks_impl.hpp>
@@ -72,6 +73,20 @@ bool lu_trailing_update(const Options& o, int m, int n) {
          std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(1));
 }
 
+// Whether batched exgetf2 factors lu_interleave matrices at a time on a host core, one in each
+// vector lane (host_getf2_interleaved): host spaces, double values, one thread a matrix, the
+// default schedule, no staging asked for, and at least lu_interleave matrices of at most
+// lu_interleaved_max_extent rows and columns (a workspace of up to 100 KiB a group): there it is
+// faster than one matrix at a time, and slower beyond (figures: docs/performance.md).
+constexpr int lu_interleaved_max_extent = 20;
+
+template <class ExecSpace, class T>
+bool lu_interleaved(const Options& o, int batch, int m, int n) {
+  return is_host_space<ExecSpace>() && std::is_same<T, double>::value && o.team_size <= 1 &&
+         o.schedule == Schedule::automatic && o.stage_in_scratch != 1 && batch >= lu_interleave &&
+         m <= lu_interleaved_max_extent && n <= lu_interleaved_max_extent;
+}
+
 // Whether the matrices are factored in team scratch memory. The default: on devices, when the
 // copy takes at most 48 KiB (the shared memory any CUDA block may have without opting in: up to
 // 78 x 78 doubles), which is faster at every size that fits; on the host never (a core's caches
@@ -104,9 +119,21 @@ void launch_batched_getf2(const ExecSpace& space, const AView& A, const PivView&
   const int m = static_cast<int>(A.extent(1)), n = static_cast<int>(A.extent(2));
   const int team_size = batched_lu_team_size<ExecSpace>(options, n);
   const LuStaging staging = lu_staging<ExecSpace, T>(options, m, n);
+  const bool interleaved = lu_interleaved<ExecSpace, T>(options, batch, m, n);
   with_expansion_size<ExecSpace, Kernels::matrix>(
       lu_expansion_size<ExecSpace>(options), [&](auto size) {
         constexpr int N = decltype(size)::value;
+        if constexpr (is_host_space<ExecSpace>() && std::is_same<T, double>::value) {
+          if (interleaved) {
+            using F = BatchedGetf2InterleavedFunctor<N, ExecSpace, AView, PivView, InfoView>;
+            Kokkos::parallel_for(
+                "ExKokkos::exgetf2",
+                Kokkos::TeamPolicy<ExecSpace>(space, (batch + lu_interleave - 1) / lu_interleave, 1)
+                    .set_scratch_size(1, Kokkos::PerTeam(lu_interleaved_bytes(m, n))),
+                F{A, ipiv, info});
+            return;
+          }
+        }
         if (staging.ld > 0) {
           using F = BatchedGetf2Functor<N, true, ExecSpace, AView, PivView, InfoView>;
           Kokkos::parallel_for("ExKokkos::exgetf2",

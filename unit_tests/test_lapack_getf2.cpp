@@ -18,6 +18,8 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -198,7 +200,9 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) hA(b, i, j) = mats.back()[i * n + j];
   }
-  for (int staged : {0, 1, 2})  // 2: in place, the left-looking lanes on the host
+  // 2: in place, the left-looking lanes on the host; 3: the host's trailing update one matrix
+  // at a time (the default there, for teams of one, takes eight matrices at a time).
+  for (int staged : {0, 1, 2, 3})
     for (int team : {1, 2, 32, ExKokkosTest::widest_team<Space>()}) {
       if (team > ExKokkosTest::widest_team<Space>()) continue;
       Kokkos::deep_copy(A, hA);
@@ -206,6 +210,7 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
       o.team_size = team;
       o.stage_in_scratch = staged == 1;
       if (staged == 2) o.schedule = ExKokkos::Schedule::output_lanes;
+      if (staged == 3) o.schedule = ExKokkos::Schedule::trailing_update;
       ExKokkos::exgetf2_batched(Space(), A, ipiv, info, o);
       auto rA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
       auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
@@ -221,8 +226,71 @@ TEST(Getf2, BatchedEqualsUnbatchedForEveryTeamSize) {
                             "matrix " + std::to_string(b) + " team size " + std::to_string(team) +
                                 (staged == 1   ? " in scratch"
                                  : staged == 2 ? " lanes"
+                                 : staged == 3 ? " trailing update"
                                                : " in place"));
         if (b % 5 == 4) EXPECT_GT(ri(b), 0);
+      }
+    }
+}
+
+// The host's batched default for small matrices, eight at a time in vector lanes
+// (host_getf2_interleaved), against the definition: shapes square and not, batches that fill the last
+// group of eight or not, and matrices that make its lanes disagree: uniform ones; ones whose last
+// row repeats the first, with l = 1 there and 0 in the rows between, so that the last row's
+// trailing sums are exactly zero from step 1 on (the certified try refuses a zero sum: those
+// entries take lu_update's exact sum) and a pivot is zero; entries of exponents -60 to 60;
+// ill-conditioned ones; a NaN, an infinity. The one-matrix trailing update must agree too.
+TEST(Getf2, BatchedInVectorLanesMatchesTheDefinition) {
+  Rng rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> exponent(-60, 60);
+  for (auto shape : std::vector<std::pair<int, int>>{
+           {1, 1}, {2, 2}, {3, 3}, {5, 9}, {9, 5}, {8, 8}, {13, 13}, {16, 16}, {20, 20}, {20, 7}})
+    for (int batch : {8, 13}) {
+      const int m = shape.first, n = shape.second, k = std::min(m, n);
+      if (std::is_same<Space::memory_space, Kokkos::HostSpace>::value)  // the path under test
+        EXPECT_TRUE((ExKokkos::Impl::lu_interleaved<Space, double>(ExKokkos::Options(), batch, m, n)));
+      Kokkos::View<double***, Kokkos::LayoutRight, Space::memory_space> A("A", batch, m, n);
+      Kokkos::View<int**, Space::memory_space> ipiv("ipiv", batch, k);
+      Kokkos::View<int*, Space::memory_space> info("info", batch);
+      std::vector<std::vector<double>> mats;
+      auto hA = Kokkos::create_mirror(A);
+      for (int b = 0; b < batch; ++b) {
+        std::vector<double> a = (b % 5 == 3 && m == n && m > 1)
+                                    ? ill_conditioned_matrix(n, 1e12, rng)
+                                    : random_matrix(m, n, rng);
+        if (b % 5 == 1 && m > 1) {  // column 0 is e_0 + e_(m-1), the last row the first's
+          a[0] = 1.0;
+          for (int i = 1; i < m - 1; ++i) a[std::size_t(i) * n] = 0.0;
+          for (int j = 0; j < n; ++j) a[std::size_t(m - 1) * n + j] = a[j];
+        }
+        if (b % 5 == 2)
+          for (auto& v : a) v = std::ldexp(u(rng), exponent(rng));
+        if (b == 4) a[a.size() / 2] = std::nan("");
+        if (b == 9) a[0] = -std::numeric_limits<double>::infinity();
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) hA(b, i, j) = a[std::size_t(i) * n + j];
+        mats.push_back(a);
+      }
+      for (auto schedule : {ExKokkos::Schedule::automatic, ExKokkos::Schedule::trailing_update}) {
+        Kokkos::deep_copy(A, hA);
+        ExKokkos::Options o;
+        o.schedule = schedule;
+        ExKokkos::exgetf2_batched(Space(), A, ipiv, info, o);
+        auto rA = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A);
+        auto rp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ipiv);
+        auto ri = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
+        for (int b = 0; b < batch; ++b) {
+          Factors batched;
+          batched.info = ri(b);
+          for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) batched.lu.push_back(rA(b, i, j));
+          for (int j = 0; j < k; ++j) batched.piv.push_back(rp(b, j));
+          expect_same_factors(defined_getf2(mats[b], m, n), batched,
+                              std::to_string(m) + "x" + std::to_string(n) + " batch " +
+                                  std::to_string(batch) + " matrix " + std::to_string(b) +
+                                  " schedule " + std::to_string(int(schedule)));
+        }
       }
     }
 }
