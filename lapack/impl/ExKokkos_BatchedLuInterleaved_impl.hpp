@@ -12,8 +12,9 @@
 // sums holding the products of every k < j (1 + 2 j error terms), each certified by
 // CompensatedSum's bound or else summed exactly by lu_update from the final L and U (the entry
 // itself still a_ic); the pivot is the first row of largest |a_ij|; rows j and p are exchanged
-// whole in A and in the sums; the column of L is divided by a nonzero pivot, and info records the
-// first zero one. So the factors, pivots and info are those of every other schedule, bit for bit.
+// whole in A, and right of column j in the sums; the column of L is divided by a nonzero pivot,
+// and info records the first zero one. So the factors, pivots and info are those of every other
+// schedule, bit for bit.
 // A group of fewer than lu_interleave matrices fills its other lanes with identity matrices,
 // which are factored and dropped.
 #ifndef EXKOKKOS_BATCHEDLUINTERLEAVED_IMPL_HPP
