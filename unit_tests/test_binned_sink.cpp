@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The exponent bins in front of a long accumulator (core/ExKokkos_BinnedSink.hpp) against the
-// MPFR oracle, bit for bit in every rounding: every sum and product generator, sums and products
-// mixed, the bins emptied and used again, more terms than the bins take between two emptyings,
-// and the signs of exact zeros.
+// MPFR oracle, bit for bit in every rounding: every sum and product generator (one term at a time
+// and in chunks), sums and products mixed, the bins emptied and used again, more terms than the
+// bins take between two emptyings, and the signs of exact zeros.
 #include <ExKokkos_BinnedSink.hpp>
 #include <ExKokkos_LongAccumulator.hpp>
 
@@ -47,6 +47,8 @@ struct Fixture {
 
 class BinnedSums : public ::testing::TestWithParam<ExKokkosTest::NamedSumGenerator> {};
 
+// Terms through add, and (every other case) through reserve + add_terms_reserved, the chunked
+// form the host walk calls, from an index other than 0.
 TEST_P(BinnedSums, MatchTheOracle) {
   const auto& gen = GetParam();
   std::mt19937_64 rng(std::hash<std::string>()(gen.name) + 1);
@@ -55,9 +57,16 @@ TEST_P(BinnedSums, MatchTheOracle) {
     const std::vector<double> terms = gen.generate(random_size(rng), rng);
     ExactSum oracle;
     f.reset();
-    for (double t : terms) {
-      oracle.add(t);
-      f.bins->add(t);
+    for (double t : terms) oracle.add(t);
+    if (c % 2 == 0) {
+      for (double t : terms) f.bins->add(t);
+    } else {
+      const std::int64_t offset = 1 + static_cast<std::int64_t>(rng() % 100);
+      const auto values = [&](std::int64_t i) {
+        return terms[static_cast<std::size_t>(i - offset)];
+      };
+      f.bins->reserve(static_cast<std::uint32_t>(terms.size()));
+      f.bins->add_terms_reserved(values, offset, static_cast<std::int64_t>(terms.size()));
     }
     f.bins->flush();
     ASSERT_TRUE(same_roundings(f.acc, oracle)) << gen.name << ", " << terms.size() << " terms";
@@ -72,24 +81,31 @@ INSTANTIATE_TEST_SUITE_P(BinnedSink, BinnedSums,
 
 class BinnedProducts : public ::testing::TestWithParam<ExKokkosTest::NamedProductGenerator> {};
 
-// Products through add_product, and through reserve + add_product_reserved as the host walk
-// calls them.
+// Products through add_product, through reserve + add_product_reserved, and through reserve +
+// add_products_reserved (the chunked form the host walk calls, from an index other than 0).
 TEST_P(BinnedProducts, MatchTheOracle) {
   const auto& gen = GetParam();
   std::mt19937_64 rng(std::hash<std::string>()(gen.name) + 2);
   Fixture f;
   for (int c = 0; c < cases_per_generator; ++c) {
     const auto xy = gen.generate(random_size(rng), rng);
+    const std::size_t n = xy.first.size();
     ExactSum oracle;
     f.reset();
-    const bool reserved = c % 2 == 1;
-    if (reserved) f.bins->reserve(static_cast<std::uint32_t>(xy.first.size()));
-    for (std::size_t i = 0; i < xy.first.size(); ++i) {
-      oracle.add_product(xy.first[i], xy.second[i]);
-      if (reserved)
-        f.bins->add_product_reserved(xy.first[i], xy.second[i]);
-      else
-        f.bins->add_product(xy.first[i], xy.second[i]);
+    for (std::size_t i = 0; i < n; ++i) oracle.add_product(xy.first[i], xy.second[i]);
+    if (c % 3 == 0) {
+      for (std::size_t i = 0; i < n; ++i) f.bins->add_product(xy.first[i], xy.second[i]);
+    } else if (c % 3 == 1) {
+      f.bins->reserve(static_cast<std::uint32_t>(n));
+      for (std::size_t i = 0; i < n; ++i) f.bins->add_product_reserved(xy.first[i], xy.second[i]);
+    } else {
+      const std::int64_t offset = 1 + static_cast<std::int64_t>(rng() % 100);
+      const auto pairs = [&](std::int64_t i, double& a, double& b) {
+        a = xy.first[static_cast<std::size_t>(i - offset)];
+        b = xy.second[static_cast<std::size_t>(i - offset)];
+      };
+      f.bins->reserve(static_cast<std::uint32_t>(n));
+      f.bins->add_products_reserved(pairs, offset, static_cast<std::int64_t>(n));
     }
     f.bins->flush();
     ASSERT_TRUE(same_roundings(f.acc, oracle)) << gen.name << ", " << xy.first.size() << " terms";

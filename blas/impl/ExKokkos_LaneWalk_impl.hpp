@@ -100,23 +100,19 @@ KOKKOS_INLINE_FUNCTION void accumulate_with_lanes(const Terms& terms, std::int64
 }
 
 // Adds elements [first, last) straight to exponent bins, with no expansion (a product as the
-// integer product of the significands: one path for every pair of finite factors, with no branch on
-// their range).
+// integer product of the significands: one path for every pair of normal factors, with no branch on
+// their range), a chunk at a time (BinnedSink's many-term forms).
 template <class Terms, class Bins>
 KOKKOS_INLINE_FUNCTION void add_terms_to_bins(const Terms& terms, std::int64_t first,
                                               std::int64_t last, Bins& bins) {
   while (first < last) {
     const std::int64_t count = last - first < Bins::capacity ? last - first : Bins::capacity;
     bins.reserve(static_cast<std::uint32_t>(count));
-    for (const std::int64_t stop = first + count; first < stop; ++first) {
-      if constexpr (Terms::is_product) {
-        double a, b;
-        terms(first, a, b);
-        bins.add_product_reserved(a, b);
-      } else {
-        bins.add_reserved(terms(first));
-      }
-    }
+    if constexpr (Terms::is_product)
+      bins.add_products_reserved(terms, first, count);
+    else
+      bins.add_terms_reserved(terms, first, count);
+    first += count;
   }
 }
 
@@ -134,7 +130,13 @@ KOKKOS_INLINE_FUNCTION void add_terms_to_bins(const Terms& terms, std::int64_t f
 // costs the lanes' drain several times what it costs the bins, so the bins repay their fixed
 // price from a few thousand terms; data that spills only now and then reaches the bins, and pays
 // their price, only when it does (figures: docs/performance.md, "Wide data on the CPU").
-constexpr int max_bin_windows = 64;
+//
+// max_bin_windows bounds both costs of the probe. On wide data each probe window costs the drain
+// about ten times what the bins would (some 15 to 23 ns a term against 1 to 2), so a probe every
+// 64 windows would spend over a tenth of the time in probes, one every 1024 about a hundredth;
+// data that narrows again stays in the bins, at a few times the lanes' price, for at most 1024
+// windows (262,144 terms) before the next probe finds out.
+constexpr int max_bin_windows = 1024;
 constexpr std::int64_t min_terms_for_bins = std::int64_t(1) << 12;
 
 template <int N, class Terms, class Sink>
