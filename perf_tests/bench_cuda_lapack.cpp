@@ -40,7 +40,10 @@ struct LuInputs {
   Pointers lu_pointers, b_pointers;
 };
 
-inline void check_solver(cusolverStatus_t s, const char* what) {
+// cuSOLVER's status: an overload of ExKokkosPerf::check (cuBLAS'), which the using declaration
+// keeps visible beside it.
+using ExKokkosPerf::check;
+inline void check(cusolverStatus_t s, const char* what) {
   if (s != CUSOLVER_STATUS_SUCCESS) {
     std::fprintf(stderr, "%s failed with cuSOLVER status %d\n", what, static_cast<int>(s));
     std::abort();
@@ -51,8 +54,8 @@ inline void check_solver(cusolverStatus_t s, const char* what) {
 cusolverDnHandle_t& solver() {
   static cusolverDnHandle_t h = nullptr;
   if (h == nullptr) {
-    check_solver(cusolverDnCreate(&h), "cusolverDnCreate");
-    check_solver(cusolverDnSetStream(h, Space().cuda_stream()), "cusolverDnSetStream");
+    check(cusolverDnCreate(&h), "cusolverDnCreate");
+    check(cusolverDnSetStream(h, Space().cuda_stream()), "cusolverDnSetStream");
   }
   return h;
 }
@@ -204,8 +207,7 @@ void register_single(int n) {
   Kokkos::Random_XorShift64_Pool<Space> pool(11);
   Kokkos::fill_random(in.A0, pool, -1.0, 1.0);
   int lwork = 0;
-  check_solver(cusolverDnDgetrf_bufferSize(solver(), n, n, in.A0.data(), n, &lwork),
-               "dgetrf_bufferSize");
+  check(cusolverDnDgetrf_bufferSize(solver(), n, n, in.A0.data(), n, &lwork), "dgetrf_bufferSize");
   in.work = Kokkos::View<double*, Mem>("work", lwork);
   kept_inputs<SingleInputs>().push_back(in);
   const std::string suffix = "/uniform/" + std::to_string(n) + "x" + std::to_string(n);
@@ -218,9 +220,9 @@ void register_single(int n) {
   register_timed(
       "cusolverDnDgetrf" + suffix, restore,
       [in, n] {
-        check_solver(cusolverDnDgetrf(solver(), n, n, in.A.data(), n, in.work.data(),
-                                      in.ipiv.data(), in.info.data()),
-                     "dgetrf");
+        check(cusolverDnDgetrf(solver(), n, n, in.A.data(), n, in.work.data(), in.ipiv.data(),
+                               in.info.data()),
+              "dgetrf");
       },
       flops, "GFLOP/s");
 }
