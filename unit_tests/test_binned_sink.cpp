@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
@@ -118,9 +120,10 @@ INSTANTIATE_TEST_SUITE_P(
       return info.param.name;
     });
 
-// Sums and products of every generator's values mixed, some terms straight into the long
-// accumulator beside the bins, and the bins emptied at random points and used again: the
-// accumulator's sum is the same however the terms went.
+// Sums and products of every generator's values mixed, one at a time and in runs through the
+// chunked forms, some terms straight into the long accumulator beside the bins, and the bins
+// emptied at random points and used again: the accumulator's sum is the same however the terms
+// went.
 TEST(BinnedSink, MixedTermsAndIntermediateFlushes) {
   std::mt19937_64 rng(31);
   const auto generators = ExKokkosTest::sum_generators();
@@ -137,9 +140,27 @@ TEST(BinnedSink, MixedTermsAndIntermediateFlushes) {
       if (r < 7) {
         oracle.add(a[i]);
         f.bins->add(a[i]);
-      } else if (r < 14) {
+      } else if (r < 13) {
         oracle.add_product(a[i], b[i]);
         f.bins->add_product(a[i], b[i]);
+      } else if (r == 13) {  // a run of up to 150 terms, sums or products, in chunks
+        const std::size_t len = std::min<std::size_t>(1 + rng() % 150, a.size() - i);
+        f.bins->reserve(static_cast<std::uint32_t>(len));
+        const auto first = static_cast<std::int64_t>(i);
+        if (rng() % 2 == 0) {
+          for (std::size_t k = i; k < i + len; ++k) oracle.add(a[k]);
+          f.bins->add_terms_reserved([&](std::int64_t k) { return a[std::size_t(k)]; }, first,
+                                     static_cast<std::int64_t>(len));
+        } else {
+          for (std::size_t k = i; k < i + len; ++k) oracle.add_product(a[k], b[k]);
+          f.bins->add_products_reserved(
+              [&](std::int64_t k, double& x, double& y) {
+                x = a[std::size_t(k)];
+                y = b[std::size_t(k)];
+              },
+              first, static_cast<std::int64_t>(len));
+        }
+        i += len - 1;
       } else if (r == 14) {
         oracle.add(a[i]);
         f.acc.add(a[i]);
