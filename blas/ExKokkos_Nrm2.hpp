@@ -51,9 +51,7 @@ template <class T, class ResultView>
 struct SqrtRoundInto {
   ResultView result;
   KOKKOS_INLINE_FUNCTION void operator()(const std::uint64_t* digits, std::uint32_t flags) const {
-    LongAccumulator squares;
-    squares.merge_normalized(digits, flags);
-    result() = sqrt_rounded<T>(squares);
+    result() = sqrt_rounded_normalized<T>(digits, flags);
   }
 };
 

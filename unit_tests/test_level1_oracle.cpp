@@ -211,6 +211,42 @@ TEST(Level1Reductions, TenMillionElements) {
     ASSERT_TRUE(same_bits(got[i], oracle_axpby(0.1, x[i], -3.0, y[i]))) << "i=" << i;
 }
 
+// Norms that are exact midpoints between two neighbours of T, and values a hair on either side
+// of them, over the exponent range: the square root's exact midpoint tests decide them (ties to
+// even). With s^2 + t^2 = mu odd and one bit longer than T's significand, the norm of
+// {(s^2 - t^2) 2^k, 2 s t 2^k} is exactly mu 2^k, halfway between two neighbours of T.
+template <class T>
+void check_norm_midpoints(int precision, int max_scale, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::uint64_t lo = std::uint64_t(1) << precision, hi = lo << 1;
+  const std::uint64_t root = static_cast<std::uint64_t>(std::sqrt(double(lo)));
+  int ties = 0;
+  for (int c = 0; c < 20000; ++c) {
+    const std::uint64_t s = root + rng() % (root / 2), t = rng() % (root * 3 / 5);
+    const std::uint64_t mu = s * s + t * t;  // exact: below 2^56
+    // mu odd and one bit longer than T's significand; s^2 - t^2 and 2st exact in T.
+    if (mu < lo || mu >= hi || mu % 2 == 0 || s * s - t * t >= lo) continue;
+    const int k = static_cast<int>(rng() % std::uint64_t(2 * max_scale)) - max_scale;
+    std::vector<T> v = {T(std::ldexp(double(s * s - t * t), k)),
+                        T(std::ldexp(double(2 * s * t), k))};
+    const std::uint64_t kind = rng() % 3;  // the tie, or a term far below it on either side
+    if (kind != 0) v.push_back(T(std::ldexp(1.0, k - 3 * precision)));
+    if (kind == 2) v[1] = std::nextafter(v[1], T(0));
+    ties += kind == 0;
+    Inputs<T> in(v);
+    const T got = ExKokkos::exnrm2(Space(), in.left);
+    const T expected = ExKokkosTest::exact_nrm2(v);
+    ASSERT_TRUE(same_bits(got, expected))
+        << "k " << k << ", kind " << kind << ": " << describe(got) << " vs " << describe(expected);
+  }
+  EXPECT_GT(ties, 100);
+}
+
+TEST(Level1Reductions, Nrm2AtAndBesideMidpoints) {
+  check_norm_midpoints<double>(53, 960, 2030);
+  check_norm_midpoints<float>(24, 100, 2031);
+}
+
 TEST(Level1Reductions, Nrm2WithoutSpuriousOverflowOrUnderflow) {
   const auto nrm2 = [](std::vector<double> v) {
     Inputs<double> in(v);
