@@ -9,10 +9,10 @@
 // so (2r + g)^2 is the 112-bit integer M^2 at bit 2e, and the test compares S's normalized digits
 // with the digits of M^2 / 4 at that offset: the top non-zero digits decide at once, five digits
 // at most, and only an exact tie reads S's lower digits. Nothing rounds and nothing is copied (on
-// a GPU thread a copy of the accumulator lives in local memory, and each pass over its 132 digits
-// costs microseconds). An exact midpoint (a tie) rounds to the even neighbour; beyond the largest
-// finite value plus half its ulp the result is +inf. The estimate comes from S's top three
-// digits, scaled by exact powers of two, so that it neither over- nor underflows on the way:
+// a GPU thread a copy of the accumulator lives in local memory, and every pass over its 132 digits
+// is a chain of dependent accesses). An exact midpoint (a tie) rounds to the even neighbour; beyond
+// the largest finite value plus half its ulp the result is +inf. The estimate comes from S's top
+// three digits, scaled by exact powers of two, so that it neither over- nor underflows on the way:
 // sqrt(1e300^2 + 1e300^2) and sqrt(1e-300^2 + 1e-300^2) are both exact to the last bit.
 #ifndef EXKOKKOS_CORRECTLYROUNDEDSQRT_HPP
 #define EXKOKKOS_CORRECTLYROUNDEDSQRT_HPP

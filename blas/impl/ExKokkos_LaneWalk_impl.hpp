@@ -131,11 +131,11 @@ KOKKOS_INLINE_FUNCTION void add_terms_to_bins(const Terms& terms, std::int64_t f
 // price from a few thousand terms; data that spills only now and then reaches the bins, and pays
 // their price, only when it does (figures: docs/performance.md, "Wide data on the CPU").
 //
-// max_bin_windows bounds both costs of the probe. On wide data each probe window costs the drain
-// about ten times what the bins would (some 15 to 23 ns a term against 1 to 2), so a probe every
-// 64 windows would spend over a tenth of the time in probes, one every 1024 about a hundredth;
-// data that narrows again stays in the bins, at a few times the lanes' price, for at most 1024
-// windows (262,144 terms) before the next probe finds out.
+// max_bin_windows bounds both costs of the probe. On wide data a probe window costs the drain
+// about ten times what the same terms cost the bins, so probing every 64 windows would spend over
+// a tenth of the time in probes, every 1024 about a hundredth; data that narrows again stays in
+// the bins, at a few times the lanes' price, for at most 1024 windows (262,144 terms) before the
+// next probe finds out (figures: docs/performance.md).
 constexpr int max_bin_windows = 1024;
 constexpr std::int64_t min_terms_for_bins = std::int64_t(1) << 12;
 
