@@ -127,10 +127,13 @@ KOKKOS_INLINE_FUNCTION T sqrt_rounded_normalized(const std::uint64_t* digits, st
     x *= 2.0;
     e -= 1;
   }
-  const auto clamped_power = [](int k) {
-    return power_of_two(k < -1074 ? -1074 : (k > 1023 ? 1023 : k));
-  };
-  const double estimate = compat::sqrt(x) * clamped_power(e / 4) * clamped_power(e / 2 - e / 4);
+  // top lies in [0, n], so e in [-2 digit_bits + lsb_exponent, (n - 2) digit_bits + lsb_exponent]
+  // = [-2212, 2012]: both halves of e / 2 lie in [-553, 503], and each power is a normal double.
+  constexpr int e_low = -2 * AccumulatorFormat::digit_bits + AccumulatorFormat::lsb_exponent;
+  constexpr int e_high = (n - 2) * AccumulatorFormat::digit_bits + AccumulatorFormat::lsb_exponent;
+  static_assert(e_low / 4 >= -1022 && e_high / 2 - e_high / 4 <= 1023,
+                "the root's scale factors must be normal doubles");
+  const double estimate = compat::sqrt(x) * power_of_two(e / 4) * power_of_two(e / 2 - e / 4);
   const T largest = compose<T>(false, (std::uint64_t(1) << Fmt::precision) - 1,
                                Fmt::max_exponent - (Fmt::precision - 1));
   const T smallest = compose<T>(false, 1, Fmt::min_subnormal_lsb);

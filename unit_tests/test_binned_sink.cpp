@@ -226,31 +226,4 @@ TEST(BinnedSink, SignsOfExactZeros) {
   EXPECT_TRUE(same_bits(f.acc.round(), 0.0));
 }
 
-// The product of two integers below 2^56 (significands; the square root's midpoints) from 32-bit
-// halves (the form compilers without a 128-bit type run) against the 128-bit product, at the
-// corners and at random.
-TEST(BinnedSink, ProductOfSignificandsByHalves) {
-  std::mt19937_64 rng(33);
-  const std::uint64_t top = (std::uint64_t(1) << 56) - 1;
-  std::vector<std::uint64_t> values = {
-      0,   1,      2, std::uint64_t(1) << 32, (std::uint64_t(1) << 32) - 1, std::uint64_t(1) << 52,
-      top, top - 1};
-  for (int i = 0; i < 100000; ++i) values.push_back(rng() & top);
-  for (std::size_t i = 0; i + 1 < values.size(); ++i) {
-    for (std::size_t j : {i, i + 1}) {
-      std::uint64_t high, low;
-      ExKokkos::Impl::multiply_wide_by_halves(values[i], values[j], high, low);
-#if defined(__SIZEOF_INT128__)
-      const unsigned __int128 p = static_cast<unsigned __int128>(values[i]) * values[j];
-      ASSERT_EQ(low, static_cast<std::uint64_t>(p)) << values[i] << " * " << values[j];
-      ASSERT_EQ(high, static_cast<std::uint64_t>(p >> 64)) << values[i] << " * " << values[j];
-#else
-      // Without a 128-bit type: the product modulo 2^64 and the high word's bound.
-      ASSERT_EQ(low, values[i] * values[j]);
-      ASSERT_LT(high, std::uint64_t(1) << 48);
-#endif
-    }
-  }
-}
-
 }  // namespace

@@ -27,6 +27,7 @@
 #define EXKOKKOS_IMPL_ACCUMULATORDIGITS_HPP
 
 #include "ExKokkos_FloatBits.hpp"
+#include "ExKokkos_WideMultiply.hpp"
 
 #include <cstdint>
 
@@ -131,7 +132,7 @@ KOKKOS_INLINE_FUNCTION void deposit_magnitude(DigitAdder& add, std::uint64_t hig
 }
 
 // The exact product of two finite non-zero doubles as an integer of four 32-bit words times
-// 2^exponent: ma * mb < 2^106 is formed in 32-bit halves (every partial product fits in 64 bits).
+// 2^exponent: ma * mb < 2^106 (multiply_wide).
 struct ProductWords {
   std::uint64_t w[4];
   int exponent;  // of bit 0 of w[0], >= -2148
@@ -141,12 +142,9 @@ struct ProductWords {
 KOKKOS_INLINE_FUNCTION ProductWords product_words(double a, double b) {
   constexpr std::uint64_t mask = AccumulatorFormat::digit_mask;
   const DecomposedDouble da = decompose(a), db = decompose(b);
-  const std::uint64_t a0 = da.significand & mask, a1 = da.significand >> 32;  // a1 < 2^21
-  const std::uint64_t b0 = db.significand & mask, b1 = db.significand >> 32;
-  const std::uint64_t low = a0 * b0;                          // < 2^64
-  const std::uint64_t mid = a1 * b0 + a0 * b1 + (low >> 32);  // < 2^54 + 2^32
-  const std::uint64_t high = a1 * b1 + (mid >> 32);           // < 2^43
-  return ProductWords{{low & mask, mid & mask, high & mask, high >> 32},
+  std::uint64_t high, low;
+  multiply_wide(da.significand, db.significand, high, low);
+  return ProductWords{{low & mask, low >> 32, high & mask, high >> 32},
                       da.exponent + db.exponent,
                       da.negative != db.negative};
 }

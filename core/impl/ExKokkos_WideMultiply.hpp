@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The 128-bit product of two integers below 2^56 with 64-bit words, on every backend (the exact
-// products of significands in the exponent bins, the midpoints' squares of the correctly rounded
-// square root).
+// products of significands that the long accumulator and the exponent bins take, the midpoints'
+// squares of the correctly rounded square root).
 #ifndef EXKOKKOS_IMPL_WIDEMULTIPLY_HPP
 #define EXKOKKOS_IMPL_WIDEMULTIPLY_HPP
 
