@@ -61,6 +61,27 @@ class CompensatedRow {
     for (int i = 0; i < count_; ++i) add_product_to(a, b[i], s[i], c[i], magnitude[i]);
   }
 
+  // Adds a1 * b1[i] and then a2 * b2[i] to sum i, for every i: the operations of
+  // add_products(a1, b1) followed by add_products(a2, b2), so the same sums, with each sum loaded
+  // and stored once for the two.
+  EXKOKKOS_HOST_WIDE_VECTORS KOKKOS_INLINE_FUNCTION void add_products_twice(double a1,
+                                                                            const double* b1,
+                                                                            double a2,
+                                                                            const double* b2) {
+    double* const s = s_;
+    double* const c = c_;
+    double* const magnitude = magnitude_;
+    EXKOKKOS_SIMD
+    for (int i = 0; i < count_; ++i) {
+      double si = s[i], ci = c[i], mi = magnitude[i];
+      add_product_to(a1, b1[i], si, ci, mi);
+      add_product_to(a2, b2[i], si, ci, mi);
+      s[i] = si;
+      c[i] = ci;
+      magnitude[i] = mi;
+    }
+  }
+
   // Adds the products a[k] * b[k ldb + i], k = 0, ..., steps - 1 in this order, to every sum i:
   // the same operations on each sum as add_products(a[k], b + k ldb) for each k in turn, so the
   // same sums, but the sums of a block of lanes stay in registers for all the steps, where

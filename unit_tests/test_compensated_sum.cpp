@@ -345,6 +345,39 @@ TEST(CompensatedRow, EachEntryIsACompensatedSumAndRightWhereCertified) {
   EXPECT_GE(certified_total * 10, (certified_total + refused_total) * 3);
 }
 
+// add_products_twice (the one-core LU's two steps a pass) leaves every head, error sum and
+// magnitude with the bits of add_products called for each of the two steps in turn.
+TEST(CompensatedRow, ProductsTwiceEqualTwoSteps) {
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int t = 0; t < 200; ++t) {
+    const int width = 1 + static_cast<int>(rng() % 100);
+    std::vector<double> b1(width), b2(width), first(width);
+    const double a1 = std::ldexp(u(rng), static_cast<int>(rng() % 60) - 30);
+    const double a2 = std::ldexp(u(rng), static_cast<int>(rng() % 60) - 30);
+    for (auto& v : b1) v = rng() % 9 == 0 ? -1.0 : u(rng);  // some exact cancellations
+    for (auto& v : b2) v = u(rng);
+    for (auto& v : first) v = u(rng);
+    std::vector<double> one_heads(width), one_errors(width), one_magnitudes(width);
+    std::vector<double> two_heads(width), two_errors(width), two_magnitudes(width);
+    ExKokkos::Impl::CompensatedRow one(one_heads.data(), one_errors.data(), one_magnitudes.data(),
+                                       width);
+    ExKokkos::Impl::CompensatedRow two(two_heads.data(), two_errors.data(), two_magnitudes.data(),
+                                       width);
+    one.start(Entries{first.data()});
+    two.start(Entries{first.data()});
+    one.add_products(a1, b1.data());
+    one.add_products(a2, b2.data());
+    two.add_products_twice(a1, b1.data(), a2, b2.data());
+    for (int i = 0; i < width; ++i) {
+      const std::string where = "trial " + std::to_string(t) + " entry " + std::to_string(i);
+      EXPECT_TRUE(same_bits(one_heads[i], two_heads[i])) << where;
+      EXPECT_TRUE(same_bits(one_errors[i], two_errors[i])) << where;
+      EXPECT_TRUE(same_bits(one_magnitudes[i], two_magnitudes[i])) << where;
+    }
+  }
+}
+
 // add_product_steps (exgetrf's trailing update: several steps' products, a tile of the row's sums
 // held in registers) leaves every head, error sum and magnitude with the bits of add_products
 // called once a step: the same operations on each entry in the same order. Widths on both sides
@@ -813,10 +846,10 @@ TEST(ScaledSums, FloatRoundingFromACertifiedDouble) {
     const float f2 = std::nextafter(f1, f1 > 0 ? 1e30f : -1e30f);
     const double mid = (double(f1) + double(f2)) / 2;  // exact
     const int kind = t % 4;
-    double hi = kind == 0 ? mid
-                          : kind == 1 ? std::nextafter(mid, t % 8 == 1 ? 1e300 : -1e300)
-                                      : kind == 2 ? mid + (double(f2) - double(f1)) * u(rng) / 4
-                                                  : double(f1);
+    double hi = kind == 0   ? mid
+                : kind == 1 ? std::nextafter(mid, t % 8 == 1 ? 1e300 : -1e300)
+                : kind == 2 ? mid + (double(f2) - double(f1)) * u(rng) / 4
+                            : double(f1);
     const double lo = std::ldexp(u(rng), std::ilogb(hi) - 54);  // |lo| < ulp(hi) / 2
     ExKokkosTest::ExactSum v;
     v.add(hi);

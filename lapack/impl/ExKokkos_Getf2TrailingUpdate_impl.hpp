@@ -13,6 +13,16 @@
 // vector lanes: at 32 x 32 a third of the lanes idle on the short columns and rows of the late
 // steps, the column steps gather entries of row-major rows, and every chunk pays a rounding.
 // Here the rows of the trailing matrix are contiguous vectors and each entry is rounded once.
+//
+// Two steps a pass: step j's products reach column j + 1 first, step j + 1's column and pivot
+// are decided, and step j's products reach the row that is then row j + 1; only then does one
+// pass add both steps' products to the rest of the trailing matrix (rows and columns past
+// j + 1), each sum read and written once for the two (exgetrf's panels, ExKokkos_Getrf_impl.hpp,
+// delay products in the same way, nb steps at a time and over the threads; on one core at these
+// sizes their extra calls cost more than they save). Every sum still takes its products in the
+// order of k. A pivot's exchange of two rows whose sums lack step j's products is the exchange
+// of the right-looking order too: each row carries its own l_ij (column j moves with the row),
+// and its step-j product is formed from that after the exchange.
 #ifndef EXKOKKOS_GETF2TRAILINGUPDATE_IMPL_HPP
 #define EXKOKKOS_GETF2TRAILINGUPDATE_IMPL_HPP
 
@@ -26,7 +36,8 @@ namespace ExKokkos {
 namespace Impl {
 
 // The workspace of host_getf2_trailing_update for an m x n matrix: the three m x n arrays of the
-// compensated sums, column j's sums gathered (3 m), a row of U (n), results and flags (max(m, n)).
+// compensated sums, column j's sums gathered (3 m), two rows of U (2 n), results and flags
+// (max(m, n)).
 // The three arrays lie 40 doubles more than m n apart: at m n = 1024 (32 x 32) arrays 8 KiB
 // apart would make every update's loads and stores of one entry alias in the low 12 address
 // bits, which nearly doubles the time of a batched 32 x 32 LU.
@@ -35,8 +46,8 @@ KOKKOS_INLINE_FUNCTION std::size_t trailing_update_array_stride(int m, int n) {
 }
 KOKKOS_INLINE_FUNCTION std::size_t trailing_update_lu_bytes(int m, int n) {
   const std::size_t w = static_cast<std::size_t>(m > n ? m : n);
-  return sizeof(double) *
-             (3 * trailing_update_array_stride(m, n) + 3 * std::size_t(m) + std::size_t(n) + w) +
+  return sizeof(double) * (3 * trailing_update_array_stride(m, n) + 3 * std::size_t(m) +
+                           2 * std::size_t(n) + w) +
          sizeof(int) * w;
 }
 
@@ -133,19 +144,34 @@ KOKKOS_INLINE_FUNCTION int host_getf2_trailing_update(const AView& A, const PivV
   const LuSums sums{static_cast<double*>(work), trailing_update_array_stride(m, n), n};
   double* const column = sums.base + 3 * sums.stride;
   double* const u_row = column + 3 * m;
-  double* const result = u_row + n;
+  double* const u_next = u_row + n;
+  double* const result = u_next + n;
   int* const certified = reinterpret_cast<int*>(result + w);
   for (int i = 0; i < m; ++i) sums.row(i, 0, n).start([&](int c) { return double(A(i, c)); });
 
   int info = 0;
   const int steps = m < n ? m : n;
-  for (int j = 0; j < steps; ++j) {
+  for (int j = 0; j < steps;) {
     ipiv(j) = lu_column_step<N>(A, sums, j, column, result, certified, info);
-    // Row j of U, then step j's products for the trailing matrix.
-    const int cols = n - j - 1;
-    if (cols == 0) continue;
+    const int cols = n - j - 1;  // row j of U right of the diagonal
+    if (cols == 0) break;        // the last column: nothing trails it
     lu_row_of_u<N>(A, sums, j, j + 1, cols, result, certified, u_row);
-    for (int i = j + 1; i < m; ++i) sums.add_step(A, i, j, j + 1, cols, u_row);
+    if (j + 1 == steps || cols == 1) {  // one step: its products for the whole trailing matrix
+      for (int i = j + 1; i < m; ++i) sums.add_step(A, i, j, j + 1, cols, u_row);
+      ++j;
+      continue;
+    }
+    // Two steps (see the top of this file): step j for column j + 1, step j + 1's column, step j
+    // for the new row j + 1 and its row of U, then both steps for the rest.
+    for (int i = j + 1; i < m; ++i) sums.add_step(A, i, j, j + 1, 1, u_row);
+    ipiv(j + 1) = lu_column_step<N>(A, sums, j + 1, column, result, certified, info);
+    const int rest = cols - 1;  // columns j + 2 .. n - 1
+    sums.add_step(A, j + 1, j, j + 2, rest, u_row + 1);
+    lu_row_of_u<N>(A, sums, j + 1, j + 2, rest, result, certified, u_next);
+    for (int i = j + 2; i < m; ++i)
+      sums.row(i, j + 2, rest)
+          .add_products_twice(-double(A(i, j)), u_row + 1, -double(A(i, j + 1)), u_next);
+    j += 2;
   }
   return info;
 }
