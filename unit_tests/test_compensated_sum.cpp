@@ -99,6 +99,29 @@ struct Entries {
   KOKKOS_INLINE_FUNCTION double operator()(int i) const { return v[i]; }
 };
 
+// A CompensatedRow over arrays of its own, started at the entries of `first`.
+struct OwnedRow {
+  std::vector<double> heads, errors, magnitudes;
+  ExKokkos::Impl::CompensatedRow row;
+  explicit OwnedRow(const std::vector<double>& first)
+      : heads(first.size()),
+        errors(first.size()),
+        magnitudes(first.size()),
+        row(heads.data(), errors.data(), magnitudes.data(), static_cast<int>(first.size())) {
+    row.start(Entries{first.data()});
+  }
+};
+
+// Every head, error sum and magnitude of two rows, bit for bit.
+void expect_same_rows(const OwnedRow& x, const OwnedRow& y, int trial) {
+  for (std::size_t i = 0; i < x.heads.size(); ++i) {
+    const std::string where = "trial " + std::to_string(trial) + " entry " + std::to_string(i);
+    EXPECT_TRUE(same_bits(x.heads[i], y.heads[i])) << where;
+    EXPECT_TRUE(same_bits(x.errors[i], y.errors[i])) << where;
+    EXPECT_TRUE(same_bits(x.magnitudes[i], y.magnitudes[i])) << where;
+  }
+}
+
 TEST(CompensatedSum, CertifiedResultsAreCorrectlyRoundedForEveryGenerator) {
   std::mt19937_64 rng(2026);
   const auto sums = ExKokkosTest::sum_generators();
@@ -358,23 +381,11 @@ TEST(CompensatedRow, ProductsTwiceEqualTwoSteps) {
     for (auto& v : b1) v = rng() % 9 == 0 ? -1.0 : u(rng);  // some exact cancellations
     for (auto& v : b2) v = u(rng);
     for (auto& v : first) v = u(rng);
-    std::vector<double> one_heads(width), one_errors(width), one_magnitudes(width);
-    std::vector<double> two_heads(width), two_errors(width), two_magnitudes(width);
-    ExKokkos::Impl::CompensatedRow one(one_heads.data(), one_errors.data(), one_magnitudes.data(),
-                                       width);
-    ExKokkos::Impl::CompensatedRow two(two_heads.data(), two_errors.data(), two_magnitudes.data(),
-                                       width);
-    one.start(Entries{first.data()});
-    two.start(Entries{first.data()});
-    one.add_products(a1, b1.data());
-    one.add_products(a2, b2.data());
-    two.add_products_twice(a1, b1.data(), a2, b2.data());
-    for (int i = 0; i < width; ++i) {
-      const std::string where = "trial " + std::to_string(t) + " entry " + std::to_string(i);
-      EXPECT_TRUE(same_bits(one_heads[i], two_heads[i])) << where;
-      EXPECT_TRUE(same_bits(one_errors[i], two_errors[i])) << where;
-      EXPECT_TRUE(same_bits(one_magnitudes[i], two_magnitudes[i])) << where;
-    }
+    OwnedRow one(first), two(first);
+    one.row.add_products(a1, b1.data());
+    one.row.add_products(a2, b2.data());
+    two.row.add_products_twice(a1, b1.data(), a2, b2.data());
+    expect_same_rows(one, two, t);
   }
 }
 
@@ -393,22 +404,10 @@ TEST(CompensatedRow, ProductStepsEqualOneStepAtATime) {
     for (auto& v : a) v = std::ldexp(u(rng), static_cast<int>(rng() % 60) - 30);
     for (auto& v : b) v = rng() % 9 == 0 ? -1.0 : u(rng);  // some exact cancellations
     for (auto& v : first) v = u(rng);
-    std::vector<double> one_heads(width), one_errors(width), one_magnitudes(width);
-    std::vector<double> all_heads(width), all_errors(width), all_magnitudes(width);
-    ExKokkos::Impl::CompensatedRow one(one_heads.data(), one_errors.data(), one_magnitudes.data(),
-                                       width);
-    ExKokkos::Impl::CompensatedRow all(all_heads.data(), all_errors.data(), all_magnitudes.data(),
-                                       width);
-    one.start(Entries{first.data()});
-    all.start(Entries{first.data()});
-    for (int k = 0; k < steps; ++k) one.add_products(a[k], b.data() + std::size_t(k) * ldb);
-    all.add_product_steps(a.data(), steps, b.data(), ldb);
-    for (int i = 0; i < width; ++i) {
-      const std::string where = "trial " + std::to_string(t) + " entry " + std::to_string(i);
-      EXPECT_TRUE(same_bits(one_heads[i], all_heads[i])) << where;
-      EXPECT_TRUE(same_bits(one_errors[i], all_errors[i])) << where;
-      EXPECT_TRUE(same_bits(one_magnitudes[i], all_magnitudes[i])) << where;
-    }
+    OwnedRow one(first), all(first);
+    for (int k = 0; k < steps; ++k) one.row.add_products(a[k], b.data() + std::size_t(k) * ldb);
+    all.row.add_product_steps(a.data(), steps, b.data(), ldb);
+    expect_same_rows(one, all, t);
   }
 }
 
