@@ -36,10 +36,10 @@
 // with such a factor) the significand 0, which adds nothing; the second does one integer product
 // and one 128-bit addition per term; the chunk's unusual terms then go the one-term way. The bins
 // end with the same integers as term by term, in about half the time on a CPU core (figures:
-// docs/performance.md). The first pass keeps only one "some term was unusual" bit, and the rare
-// chunk that has one reads its terms again to find them. The alternatives (a flag stored per
-// term, a bit mask, one chunk loop for both forms through a lambda) made every term slower with
-// GCC 12, by up to twice (docs/performance.md).
+// docs/performance.md). The first pass keeps only one "some term was unusual" bit, a reduction
+// that leaves the pass vectorizable, and the rare chunk that has one reads its terms again to
+// find them; a flag or mask kept per term costs every term more than the re-reading costs those
+// rare chunks (docs/performance.md).
 //
 // Special values and zeros (NaN, +-inf, +-0, and products with such a factor) go straight to the
 // long accumulator's sink, whose flags carry what they mean (ExKokkos_LongAccumulator.hpp). A bin

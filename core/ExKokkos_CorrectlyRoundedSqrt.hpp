@@ -71,7 +71,8 @@ KOKKOS_INLINE_FUNCTION int compare_with_square(const std::uint64_t* digits, int 
   }
   // M^2 (< 2^112) shifted left by offset % 32 in five 32-bit digits from digit offset / 32.
   const int first = offset / bits, shift = offset % bits;
-  const std::uint64_t w[4] = {low & mask, low >> bits, high & mask, high >> bits};
+  std::uint64_t w[4];
+  wide_digits(high, low, w);
   std::uint64_t t[5];
   int t_top = 0;
   for (int k = 0; k < 5; ++k) {
@@ -121,12 +122,12 @@ KOKKOS_INLINE_FUNCTION T sqrt_rounded_normalized(const std::uint64_t* digits, st
   const auto digit_or_zero = [&](int i) {
     return i >= 0 ? double(normalized_digit(digits, i)) : 0.0;
   };
-  double x = digit_or_zero(top) * 0x1p64 + digit_or_zero(top - 1) * 0x1p32 + digit_or_zero(top - 2);
-  int e = AccumulatorFormat::digit_bits * (top - 2) + AccumulatorFormat::lsb_exponent;
-  if (e % 2 != 0) {
-    x *= 2.0;
-    e -= 1;
-  }
+  const double x =
+      digit_or_zero(top) * 0x1p64 + digit_or_zero(top - 1) * 0x1p32 + digit_or_zero(top - 2);
+  // e is even (both terms are), so sqrt(x 2^e) = sqrt(x) 2^(e / 2).
+  const int e = AccumulatorFormat::digit_bits * (top - 2) + AccumulatorFormat::lsb_exponent;
+  static_assert(AccumulatorFormat::digit_bits % 2 == 0 && AccumulatorFormat::lsb_exponent % 2 == 0,
+                "the estimate's exponent must be even");
   // top lies in [0, n], so e in [-2 digit_bits + lsb_exponent, (n - 2) digit_bits + lsb_exponent]
   // = [-2212, 2012]: both halves of e / 2 lie in [-553, 503], and each power is a normal double.
   constexpr int e_low = -2 * AccumulatorFormat::digit_bits + AccumulatorFormat::lsb_exponent;

@@ -43,6 +43,17 @@ struct AccumulatorFormat {
   static constexpr std::uint32_t deposit_capacity = (std::uint32_t(1) << 31) - 1;
 };
 
+// The 128-bit integer high 2^64 + low as four 32-bit digits, the lowest first (an exact product
+// of two significands, or the square of a root's midpoint, in the accumulator's digit size).
+KOKKOS_INLINE_FUNCTION void wide_digits(std::uint64_t high, std::uint64_t low, std::uint64_t* w) {
+  static_assert(AccumulatorFormat::digit_bits == 32, "two digits a 64-bit word");
+  constexpr std::uint64_t mask = AccumulatorFormat::digit_mask;
+  w[0] = low & mask;
+  w[1] = low >> 32;
+  w[2] = high & mask;
+  w[3] = high >> 32;
+}
+
 // IEEE special values and signs of zero, kept beside the digits in sticky flags (never in the
 // digits: a NaN or an infinity has no place in a fixed-point number).
 struct AccumulatorFlags {
@@ -125,8 +136,8 @@ KOKKOS_FORCEINLINE_FUNCTION void deposit_double(DigitAdder& add, double x) {
 template <class DigitAdder>
 KOKKOS_INLINE_FUNCTION void deposit_magnitude(DigitAdder& add, std::uint64_t high,
                                               std::uint64_t low, int exponent, bool negative) {
-  constexpr std::uint64_t mask = AccumulatorFormat::digit_mask;
-  const std::uint64_t w[4] = {low & mask, low >> 32, high & mask, high >> 32};
+  std::uint64_t w[4];
+  wide_digits(high, low, w);
   const int position = exponent - AccumulatorFormat::lsb_exponent;
   deposit_words(add, position >> 5, position & 31, negative, w, 4);
 }
@@ -140,13 +151,14 @@ struct ProductWords {
 };
 
 KOKKOS_INLINE_FUNCTION ProductWords product_words(double a, double b) {
-  constexpr std::uint64_t mask = AccumulatorFormat::digit_mask;
   const DecomposedDouble da = decompose(a), db = decompose(b);
   std::uint64_t high, low;
   multiply_wide(da.significand, db.significand, high, low);
-  return ProductWords{{low & mask, low >> 32, high & mask, high >> 32},
-                      da.exponent + db.exponent,
-                      da.negative != db.negative};
+  ProductWords p;
+  wide_digits(high, low, p.w);
+  p.exponent = da.exponent + db.exponent;
+  p.negative = da.negative != db.negative;
+  return p;
 }
 
 // Deposits the exact product of two finite non-zero doubles at bit position

@@ -19,7 +19,8 @@
 // pass add both steps' products to the rest of the trailing matrix (rows and columns past
 // j + 1), each sum read and written once for the two (exgetrf's panels, ExKokkos_Getrf_impl.hpp,
 // delay products in the same way, nb steps at a time and over the threads; on one core at these
-// sizes their extra calls cost more than they save). Every sum still takes its products in the
+// sizes their extra calls cost more than they save: docs/performance.md). Every sum still takes
+// its products in the
 // order of k. A pivot's exchange of two rows whose sums lack step j's products is the exchange
 // of the right-looking order too: each row carries its own l_ij (column j moves with the row),
 // and its step-j product is formed from that after the exchange.
