@@ -3,10 +3,12 @@
 # ExKokkos against an upstream Kokkos release: builds Kokkos 4.6.01 and Kokkos Kernels 4.6.02
 # (scripts/build_kokkos_release.sh, cached), then a second build of ExKokkos against them in
 # $EXKOKKOS_BUILD_DIR-kokkos-release, and runs a cross-section of the suites there: the two
-# executables of grouped suites (the level-1 routines and the team forms; exgemm, the LU, the
-# bad-input suite and the suites that call every routine), complex exgemv, the host-only numerics
-# of core/ (but the long accumulator's), the reducer, the CG and team-LU examples. scripts/test.sh
-# runs it after the 3.4.01 build; the whole suite runs against 3.4.01, at -O3.
+# executables of grouped suites at the default options (the level-1 routines, the team forms, the
+# rank updates and the ports of Kokkos Kernels' tests; exgemv, extrsv, exgemm, the LU, their
+# complex forms, the bad-input suite and the suites that call every routine), the host-only
+# numerics of core/ (but the long accumulator's), the reducer, the CG and team-LU examples; not the
+# executable that compiles every kernel variant, nor the MPI suite. scripts/test.sh runs it after
+# the 3.4.01 build; the whole suite runs against 3.4.01, at -O3.
 #
 # This build is also the sanitizer run of CI: AddressSanitizer and UndefinedBehaviorSanitizer at
 # -O1 (cmake/ExKokkosSanitize.cmake, with EXKOKKOS_SANITIZE_CI=1: the arithmetic checks of UBSan),
@@ -33,13 +35,11 @@ suites=(test_level1_oracle test_level1_multivector test_level1_more test_level1_
   test_error_free_transforms test_binned_sink test_expansion test_compensated_sum
   test_exact_sum_reducer test_rounded_update_mult test_rounded_complex test_packed_accumulator
   test_level2_gemv_complex test_level3_gemm_complex test_level2_trsv_complex test_lapack_complex
-  test_rank_update_complex
+  test_rank_update_complex test_kokkoskernels_port test_kokkoskernels_port_more
   example_cg example_team_lu)
 targets="test_level1_suites test_matrix_suites test_error_free_transforms test_binned_sink \
 test_expansion test_compensated_sum test_exact_sum_reducer test_rounded_update_mult \
-test_rounded_complex test_packed_accumulator test_level2_gemv_complex test_level3_gemm_complex \
-test_level2_trsv_complex test_lapack_complex test_rank_update_complex \
-exkokkos_cg exkokkos_team_lu"
+test_rounded_complex test_packed_accumulator exkokkos_cg exkokkos_team_lu"
 build_type=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${EXKOKKOS_RELEASE_SANITIZE:-1}" != 0 ]; then
   source scripts/common.sh

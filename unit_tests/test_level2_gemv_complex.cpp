@@ -31,6 +31,7 @@
 #include <vector>
 
 namespace {
+namespace GemvComplexSuite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -407,4 +408,5 @@ TEST(GemvComplex, BadArgumentsWriteNothing) {
       "trans Q");
 }
 
+}  // namespace GemvComplexSuite
 }  // namespace

@@ -30,6 +30,7 @@
 #include <vector>
 
 namespace {
+namespace GemmComplexSuite {
 
 using ExKokkosTest::describe;
 using ExKokkosTest::same_bits;
@@ -416,4 +417,5 @@ TEST(GemmComplex, BadArgumentsWriteNothing) {
                  "expansion size 5");
 }
 
+}  // namespace GemmComplexSuite
 }  // namespace
