@@ -25,7 +25,9 @@ build="${EXKOKKOS_BUILD_DIR:-$root/build}-kokkos-release"
 # The suites of the cross-section: the two executables of grouped suites, the host-only numerics
 # of core/ and the examples (ctest's names). The long accumulator's own suites are left to the
 # 3.4.01 run: the fuzzer there (scripts/fuzz.sh) already drives it under both sanitizers, and
-# sanitized they would take two minutes more.
+# sanitized they would take two minutes more. So is the second port of Kokkos Kernels' tests
+# (test_kokkoskernels_port_more, four minutes sanitized): its routines run here in their own
+# suites (test_level1_more, the team suites, test_level2_rank_update, test_level3_trsm_trmm).
 suites=(test_level1_oracle test_level1_multivector test_level1_more test_level1_complex
   test_elementwise_complex test_level1_coefficient_views test_team_level1 test_team_level1_complex
   test_team_gemv test_team_gemv_complex
@@ -35,7 +37,7 @@ suites=(test_level1_oracle test_level1_multivector test_level1_more test_level1_
   test_error_free_transforms test_binned_sink test_expansion test_compensated_sum
   test_exact_sum_reducer test_rounded_update_mult test_rounded_complex test_packed_accumulator
   test_level2_gemv_complex test_level3_gemm_complex test_level2_trsv_complex test_lapack_complex
-  test_rank_update_complex test_kokkoskernels_port test_kokkoskernels_port_more
+  test_rank_update_complex test_kokkoskernels_port
   example_cg example_team_lu)
 targets="test_level1_suites test_matrix_suites test_error_free_transforms test_binned_sink \
 test_expansion test_compensated_sum test_exact_sum_reducer test_rounded_update_mult \
