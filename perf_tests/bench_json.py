@@ -27,12 +27,13 @@ def elements(size):
 
 def parse_name(name):
     """(routine, data, size) of a benchmark name, or None if it does not follow the convention."""
-    parts = name.split("/")
-    if parts and parts[-1] == "real_time":
-        parts = parts[:-1]
-    if len(parts) != 3 or not re.fullmatch(r"\d+(x\d+)*", parts[2]):
+    # Google Benchmark appends the run's own settings (iterations:20, real_time, ...) to the name.
+    parts = [p for p in name.split("/")
+             if p != "real_time" and not re.fullmatch(r"[a-z_]+:[\w.]+", p)]
+    # routine/data/size, where the data may have parts of its own (exgemv/N/uniform/4096x4096).
+    if len(parts) < 3 or not re.fullmatch(r"\d+(x\d+)*", parts[-1]):
         return None
-    return parts[0], parts[1], parts[2]
+    return parts[0], "/".join(parts[1:-1]), parts[-1]
 
 
 def load(path):
@@ -52,6 +53,7 @@ def load(path):
     pairs = []
     for item in context.get("exkokkos_pairs", "").split(";"):
         if "=" in item:
-            exact, base = item.split("=", 1)
-            pairs.append((exact, base))
+            pair = tuple(item.split("=", 1))
+            if pair not in pairs:  # a pair registered by several benchmarks is reported once
+                pairs.append(pair)
     return {"times": dict(times), "pairs": pairs, "context": context}

@@ -9,8 +9,9 @@ Needs matplotlib (Debian: python3-matplotlib, installed by scripts/install_deps.
 One figure per data set: time per call against size for every routine, and the time ratio of
 each exact routine to its baselines. The pairs come from the benchmark's own ratio table (the
 "exkokkos_pairs" context entry, ExKokkosPerf_RatioReporter.hpp). Benchmark names are
-"<routine>/<data>/<size>[/real_time]", the size n or "<m>x<n>": sizes that are all plain numbers
-are plotted on a log-log scale, others (matrix shapes) as grouped bars.
+"<routine>/<data>/<size>[/real_time]" (the data may have parts of its own, "N/uniform"), the size
+n or "<m>x<n>": sizes that are all plain numbers are plotted on a log-log scale, others (matrix
+shapes) as grouped bars.
 """
 import argparse
 import os
@@ -74,7 +75,7 @@ def main():
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
         plot_dataset(ax1, ax2, data, times, pairs)
         fig.tight_layout()
-        out = os.path.join(args.outdir, f"{stem}_{data}.png")
+        out = os.path.join(args.outdir, f"{stem}_{data.replace('/', '_')}.png")
         fig.savefig(out, dpi=80)
         plt.close(fig)
         print(out)

@@ -91,6 +91,10 @@ for line in sys.stdin:
         names.append(re.escape(line.strip()))
 print("^(" + "|".join(names) + ")$" if names else "^$")
 ' "$max_elements" "$root/perf_tests")"
+    if [[ "$filter" == '^$' ]]; then
+      echo "[perf_report] $name: no benchmark within $max_elements elements, skipped"
+      continue
+    fi
     args+=("--benchmark_filter=$filter")
   fi
   echo "[perf_report] $name ($mode)"
