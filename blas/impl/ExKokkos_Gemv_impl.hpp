@@ -546,13 +546,11 @@ struct GemvConfig {
 // neighbouring outputs (32 bytes: a whole memory sector still) or to one output per team (its
 // terms then strided over several warps). Nor below min_terms_per_thread terms a thread (inner R /
 // t): the merge of an output's t / R thread sums costs two rounds and their barriers whatever the
-// terms (4096 x 4096 "T" with one output a team, 16 terms a thread, is slower than with 8
-// outputs a team, while "N" at 64 terms a thread gains). And
-// from 8 neighbouring outputs (64-byte pieces of a column) down to 4 (32 bytes) only when the
-// launch would have fewer than half the wanted teams: a warp's load then touches twice as many
-// pieces of half the size: 16384 x 16384 "N" is faster with 8 outputs a team (2048 teams, 5.2
-// waves) than with 4, while the wide 4096 x 65536 "N" needs 4 (with 8, 512 teams). Figures:
-// docs/performance.md. The bits do not depend on R.
+// terms, so with few terms a thread that merge outweighs the extra teams. And from 8 neighbouring
+// outputs (64-byte pieces of a column) down to 4 (32 bytes) only when the launch would have fewer
+// than half the wanted teams: a warp's load then touches twice as many pieces of half the size,
+// which pays only where the launch would otherwise leave most of the GPU idle. The measurements
+// behind both limits are in docs/performance.md. The bits do not depend on R.
 template <class ExecSpace, class Op>
 int output_block_outputs_per_team(const ExecSpace& space, const Op& op, int t) {
   constexpr std::int64_t min_terms_per_thread = 64;

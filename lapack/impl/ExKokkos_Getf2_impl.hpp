@@ -318,12 +318,12 @@ KOKKOS_INLINE_FUNCTION int team_shared_pivot(const Member& team, const AView& A,
 // number (j when the whole column is NaN). A column of up to a warp's length (32 rows) is searched
 // by every thread on its own (the column is final after the step's barrier, so all find the same
 // row); team_getf2's barrier before a swap keeps the swap from overwriting row j under a thread
-// still reading it. Kokkos' team reductions cost about 170 instructions a step, with warp
-// synchronization and integer divisions by the team size, more than a scan of 32 entries
-// (figures: docs/performance.md). Longer columns take the sequential rule split in two
-// reductions that are exact and order-free (a maximum, then a minimum of the indices reaching it),
-// so the team's threads share the column and every team size picks the same row. Complex columns
-// are scanned by every thread whatever their length (an exact tie-break has no Kokkos reducer).
+// still reading it. A Kokkos team reduction, with its warp synchronization and integer divisions
+// by the team size, costs more than a scan of 32 entries (figures: docs/performance.md). Longer
+// columns take the sequential rule split in two reductions that are exact and order-free (a
+// maximum, then a minimum of the indices reaching it), so the team's threads share the column and
+// every team size picks the same row. Complex columns are scanned by every thread whatever their
+// length (an exact tie-break has no Kokkos reducer).
 template <class Member, class AView>
 KOKKOS_INLINE_FUNCTION int team_pivot(const Member& team, const AView& A, int j) {
   const int m = static_cast<int>(A.extent(0));
@@ -365,8 +365,8 @@ KOKKOS_INLINE_FUNCTION int team_getf2(const Member& team, const AView& A, const 
     update_column(team, A, j, update);
     team.team_barrier();
     const int p = team_pivot(team, A, j);  // the same on every thread
-    // One thread records it. Kokkos::single(PerTeam) costs about 60 instructions a step on CUDA
-    // (its warp mask takes two integer divisions by the block's extents).
+    // One thread records it, by its rank rather than Kokkos::single(PerTeam), whose warp mask
+    // takes two integer divisions by the block's extents on CUDA.
     if (team.team_rank() == 0) ipiv(j) = p;
     if (p != j) {
       // Every thread has read column j (team_pivot's scan) before the swap writes rows j and p;
